@@ -1,0 +1,30 @@
+package dev.schemarag.cli;
+
+import dev.schemarag.core.config.ConfigKey;
+import dev.schemarag.core.config.ConfigKeys;
+import dev.schemarag.core.config.SchemaragConfig;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ParentCommand;
+
+/** Prints every configuration key with its value, where the value came from and what it does. */
+@Command(name = "config", description = "Show every configuration key, its value and where it came from.")
+final class ConfigCommand implements Callable<Integer> {
+
+  @ParentCommand Main main;
+
+  @Override
+  public Integer call() {
+    SchemaragConfig config = main.config();
+    for (ConfigKey k : ConfigKeys.ALL) {
+      String value = k.name().contains("password") || k.name().contains("api.key") ? mask(config.get(k)) : config.get(k);
+      System.out.printf("%-32s = %-24s (%s; env %s)%n    %s%n", k.name(), value, config.sourceOf(k), k.envName(), k.doc());
+    }
+    System.out.println("Keys under " + ConfigKeys.PASS_THROUGH_PREFIXES + " go, prefix stripped, to Kafka clients, Kafka Streams and Debezium.");
+    return 0;
+  }
+
+  private static String mask(String v) {
+    return v.isEmpty() ? "" : "****";
+  }
+}

@@ -1,0 +1,150 @@
+package dev.schemarag.cli;
+
+import dev.schemarag.contracts.SerdeFactory;
+import dev.schemarag.contracts.SerdeSettings;
+import dev.schemarag.contracts.Topic;
+import dev.schemarag.contracts.TopicCatalog;
+import dev.schemarag.contracts.TopicSettings;
+import dev.schemarag.core.config.ConfigKeys;
+import dev.schemarag.core.config.SchemaragConfig;
+import dev.schemarag.infra.KafkaBrokerProcess;
+import dev.schemarag.infra.KafkaReadiness;
+import dev.schemarag.infra.LocalPostgres;
+import dev.schemarag.infra.TopicAdmin;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.Properties;
+
+/**
+ * The embedded default's infrastructure: PostgreSQL + pgvector (unless db.url is set), a KRaft
+ * broker process (unless kafka.bootstrap.servers is set) and the catalog's topics. Closing it stops
+ * exactly what it started.
+ */
+final class LocalStack implements AutoCloseable {
+
+  private final LocalStackState state;
+  private final Optional<LocalPostgres> postgres;
+  private final Optional<KafkaBrokerProcess> kafka;
+  final String dbUrl;
+  final String bootstrapServers;
+  final TopicCatalog catalog;
+
+  private LocalStack(LocalStackState state, Optional<LocalPostgres> postgres, Optional<KafkaBrokerProcess> kafka,
+                     String dbUrl, String bootstrapServers, TopicCatalog catalog) {
+    this.state = state;
+    this.postgres = postgres;
+    this.kafka = kafka;
+    this.dbUrl = dbUrl;
+    this.bootstrapServers = bootstrapServers;
+    this.catalog = catalog;
+  }
+
+  static TopicCatalog catalog(SchemaragConfig config) {
+    SerdeSettings serde = new SerdeSettings(SerdeSettings.parseMode(config.get(ConfigKeys.SERDE_MODE)),
+        config.optional(ConfigKeys.SERDE_REGISTRY_URL).orElse(null));
+    TopicSettings topics = new TopicSettings(config.get(ConfigKeys.TOPICS_PREFIX),
+        config.getInt(ConfigKeys.TOPICS_PARTITIONS), (short) config.getInt(ConfigKeys.TOPICS_REPLICATION));
+    return new TopicCatalog(topics, new SerdeFactory(serde));
+  }
+
+  static LocalStack start(SchemaragConfig config, LocalStackState state, PrintStream out) {
+    Optional<Properties> running = state.read();
+    if (running.isPresent()) {
+      long pid = Long.parseLong(running.get().getProperty("demo.pid", "-1"));
+      if (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+        throw new IllegalArgumentException("a demo is already running (pid " + pid + "); stop it with ./schemarag demo --stop");
+      }
+      // A demo that died without cleaning up: stop what it left before starting again.
+      out.println(stopRunning(state));
+    }
+    long t0 = System.nanoTime();
+    TopicCatalog catalog = catalog(config);
+    Optional<LocalPostgres> pg = Optional.empty();
+    Optional<KafkaBrokerProcess> kafka = Optional.empty();
+    Properties p = new Properties();
+    p.setProperty("demo.pid", Long.toString(ProcessHandle.current().pid()));
+    try {
+      String dbUrl;
+      if (config.optional(ConfigKeys.DB_URL).isPresent()) {
+        dbUrl = config.get(ConfigKeys.DB_URL);
+      } else {
+        LocalPostgres local = new LocalPostgres(config.get(ConfigKeys.LOCAL_PG_NAME));
+        dbUrl = local.start();
+        pg = Optional.of(local);
+        p.setProperty("pg.name", local.name());
+        state.write(p);
+      }
+      String bootstrap;
+      if (config.optional(ConfigKeys.KAFKA_BOOTSTRAP).isPresent()) {
+        bootstrap = config.get(ConfigKeys.KAFKA_BOOTSTRAP);
+        KafkaReadiness.await(bootstrap, Duration.ofSeconds(30));
+      } else {
+        KafkaBrokerProcess broker = KafkaBrokerProcess.start(state.dir().resolve("kafka"));
+        kafka = Optional.of(broker);
+        bootstrap = broker.bootstrapServers();
+        p.setProperty("kafka.pid", Long.toString(broker.pid()));
+        state.write(p);
+      }
+      List<String> created = TopicAdmin.createMissing(bootstrap, catalog.all());
+      LocalStack stack = new LocalStack(state, pg, kafka, dbUrl, bootstrap, catalog);
+      stack.describe(out, created, Duration.ofNanos(System.nanoTime() - t0));
+      return stack;
+    } catch (RuntimeException e) {
+      kafka.ifPresent(k -> k.stop(Duration.ofSeconds(10)));
+      pg.ifPresent(LocalPostgres::purge);
+      state.clear();
+      throw e;
+    }
+  }
+
+  private void describe(PrintStream out, List<String> created, Duration took) {
+    out.println("schemarag embedded default");
+    out.printf("  PostgreSQL + pgvector  %s%s%n", dbUrl, postgres.map(p -> "   (local cluster '" + p.name() + "', pid " + p.pid().orElse(-1) + ")").orElse("   (yours)"));
+    out.printf("  Kafka (KRaft)          %s%s%n", bootstrapServers,
+        kafka.map(k -> "   (pid " + k.pid() + ", data " + k.dir() + ")").orElse("   (yours)"));
+    out.println("  topics:");
+    for (Topic<?, ?> t : catalog.all()) {
+      out.printf("    %-34s partitions=%d cleanup=%s%s%n", t.name(), t.partitions(), t.cleanupPolicy(),
+          created.contains(t.name()) ? "  (created)" : "");
+    }
+    out.println("  state: " + state.file());
+    out.printf("  up in %.1f s%n", took.toMillis() / 1000.0);
+  }
+
+  @Override
+  public void close() {
+    kafka.ifPresent(k -> k.stop(Duration.ofSeconds(20)));
+    postgres.ifPresent(LocalPostgres::purge);
+    state.clear();
+  }
+
+  /** Stops a demo running in another process, and whatever it left behind. */
+  static String stopRunning(LocalStackState state) {
+    Optional<Properties> running = state.read();
+    if (running.isEmpty()) {
+      return "no demo is running (no " + state.file() + ")";
+    }
+    Properties p = running.get();
+    StringBuilder said = new StringBuilder();
+    ProcessHandle.of(Long.parseLong(p.getProperty("demo.pid", "-1"))).filter(ProcessHandle::isAlive).ifPresent(h -> {
+      // The demo's own shutdown hook stops what it started; wait for it.
+      KafkaBrokerProcess.stop(h, Duration.ofSeconds(60));
+      said.append("stopped demo (pid ").append(h.pid()).append("); ");
+    });
+    Optional.ofNullable(p.getProperty("kafka.pid")).flatMap(pid -> ProcessHandle.of(Long.parseLong(pid)))
+        .filter(ProcessHandle::isAlive).ifPresent(h -> {
+          KafkaBrokerProcess.stop(h, Duration.ofSeconds(20));
+          said.append("stopped Kafka (pid ").append(h.pid()).append("); ");
+        });
+    Optional.ofNullable(p.getProperty("pg.name")).map(LocalPostgres::new).ifPresent(pg -> {
+      if (pg.running()) {
+        said.append("stopped PostgreSQL '").append(pg.name()).append("'; ");
+      }
+      pg.purge();
+    });
+    state.clear();
+    return said.append("nothing left running").toString();
+  }
+}

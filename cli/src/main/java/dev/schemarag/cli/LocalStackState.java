@@ -1,0 +1,60 @@
+package dev.schemarag.cli;
+
+import dev.schemarag.core.config.ConfigKeys;
+import dev.schemarag.core.config.SchemaragConfig;
+import java.io.IOException;
+import java.io.Reader;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.Properties;
+
+/** What a running embedded default started, on disk so that {@code demo --stop} in another process can stop it. */
+record LocalStackState(Path dir) {
+
+  static LocalStackState at(SchemaragConfig config) {
+    Path dir = config.optional(ConfigKeys.LOCAL_DIR).map(Path::of)
+        .orElse(Path.of(System.getProperty("java.io.tmpdir"), "schemarag-local"));
+    return new LocalStackState(dir);
+  }
+
+  Path file() {
+    return dir.resolve("demo.properties");
+  }
+
+  Optional<Properties> read() {
+    if (!Files.isRegularFile(file())) {
+      return Optional.empty();
+    }
+    Properties p = new Properties();
+    try (Reader r = Files.newBufferedReader(file())) {
+      p.load(r);
+      return Optional.of(p);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + file(), e);
+    }
+  }
+
+  void write(Properties p) {
+    try {
+      Files.createDirectories(dir);
+      Path tmp = dir.resolve("demo.properties.tmp");
+      try (Writer w = Files.newBufferedWriter(tmp)) {
+        p.store(w, "running schemarag demo");
+      }
+      Files.move(tmp, file(), java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write " + file(), e);
+    }
+  }
+
+  void clear() {
+    try {
+      Files.deleteIfExists(file());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

@@ -1,0 +1,67 @@
+package dev.schemarag.infra;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.util.Properties;
+
+/** Settings of a one-node KRaft broker+controller on 127.0.0.1, shared by the in-process and the process broker. */
+final class KraftBrokerConfig {
+  private KraftBrokerConfig() {}
+
+  static Properties properties(Path logDir, int brokerPort, int controllerPort) {
+    Properties p = new Properties();
+    p.put("process.roles", "broker,controller");
+    p.put("node.id", "1");
+    p.put("controller.quorum.voters", "1@127.0.0.1:" + controllerPort);
+    p.put("listeners", "PLAINTEXT://127.0.0.1:" + brokerPort + ",CONTROLLER://127.0.0.1:" + controllerPort);
+    p.put("advertised.listeners", "PLAINTEXT://127.0.0.1:" + brokerPort);
+    p.put("controller.listener.names", "CONTROLLER");
+    p.put("inter.broker.listener.name", "PLAINTEXT");
+    p.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+    p.put("log.dirs", logDir.toAbsolutePath().toString());
+    // A single node: every internal topic has one replica, or consumers never join.
+    p.put("offsets.topic.replication.factor", "1");
+    p.put("offsets.topic.num.partitions", "5");
+    p.put("transaction.state.log.replication.factor", "1");
+    p.put("transaction.state.log.min.isr", "1");
+    p.put("transaction.state.log.num.partitions", "5");
+    p.put("share.coordinator.state.topic.replication.factor", "1");
+    p.put("share.coordinator.state.topic.min.isr", "1");
+    p.put("group.initial.rebalance.delay.ms", "0");
+    p.put("num.partitions", "1");
+    // Topics come from the catalog, as in production.
+    p.put("auto.create.topics.enable", "false");
+    // The cleaner's default 128 MB buffer is far more than a local broker needs.
+    p.put("log.cleaner.dedupe.buffer.size", "2097152");
+    p.put("log.flush.interval.messages", "1000000");
+    return p;
+  }
+
+  static int freePort() {
+    try (ServerSocket s = new ServerSocket(0)) {
+      s.setReuseAddress(true);
+      return s.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException("no free TCP port", e);
+    }
+  }
+
+  /** Formats the storage directory (KRaft needs a cluster id in meta.properties before start). */
+  static void format(Properties props, Path propsFile) {
+    try (var out = java.nio.file.Files.newOutputStream(propsFile)) {
+      props.store(out, "schemarag local KRaft broker");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    String clusterId = org.apache.kafka.common.Uuid.randomUuid().toString();
+    var buf = new java.io.ByteArrayOutputStream();
+    int rc = kafka.tools.StorageTool.execute(
+        new String[] {"format", "-t", clusterId, "-c", propsFile.toString(), "--ignore-formatted"},
+        new java.io.PrintStream(buf, true, java.nio.charset.StandardCharsets.UTF_8));
+    if (rc != 0) {
+      throw new LocalInfraException("formatting Kafka storage failed: " + buf);
+    }
+  }
+}

@@ -1,0 +1,2 @@
+/** query-service: question events to guarded, read-only SQL answers and classified failures. */
+package dev.schemarag.query;

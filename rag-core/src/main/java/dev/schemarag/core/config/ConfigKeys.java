@@ -1,0 +1,82 @@
+package dev.schemarag.core.config;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Every configuration key of schemarag with its default: the one list the README is written from.
+ * Keys under {@link #PASS_THROUGH_PREFIXES} are not listed: they go, prefix stripped, to the
+ * library named by the prefix (Kafka clients, Kafka Streams, Debezium).
+ */
+public final class ConfigKeys {
+  private ConfigKeys() {}
+
+  public static final ConfigKey DB_URL = new ConfigKey("db.url", "",
+      "JDBC URL of the user's PostgreSQL; empty = start the local throwaway cluster (scripts/local-pg.sh)");
+  public static final ConfigKey DB_USER = new ConfigKey("db.user", "",
+      "database user when the URL does not carry one");
+  public static final ConfigKey DB_PASSWORD = new ConfigKey("db.password", "",
+      "database password when the URL does not carry one");
+  public static final ConfigKey DATABASE_ID = new ConfigKey("database.id", "demo",
+      "id of the monitored database in events and in the index");
+  public static final ConfigKey KAFKA_BOOTSTRAP = new ConfigKey("kafka.bootstrap.servers", "",
+      "Kafka brokers; empty = start the local KRaft broker");
+  public static final ConfigKey TOPICS_PREFIX = new ConfigKey("topics.prefix", "schemarag",
+      "first part of every topic name");
+  public static final ConfigKey TOPICS_PARTITIONS = new ConfigKey("topics.partitions", "3",
+      "partitions of each keyed topic when schemarag creates it");
+  public static final ConfigKey TOPICS_REPLICATION = new ConfigKey("topics.replication.factor", "1",
+      "replication factor of every topic when schemarag creates it");
+  public static final ConfigKey SERDE_MODE = new ConfigKey("serde.mode", "single-object",
+      "single-object (Avro single-object encoding, schemas from schemas-avro) or apicurio");
+  public static final ConfigKey SERDE_REGISTRY_URL = new ConfigKey("serde.registry.url", "",
+      "Apicurio registry URL, required when serde.mode=apicurio");
+  public static final ConfigKey LOCAL_DIR = new ConfigKey("local.dir", "",
+      "where the embedded default keeps its broker data and state; empty = <tmp>/schemarag-local");
+  public static final ConfigKey LOCAL_PG_NAME = new ConfigKey("local.pg.name", "demo",
+      "name of the local PostgreSQL cluster the embedded default starts");
+
+  public static final ConfigKey EMBEDDING_MODEL = new ConfigKey("embedding.model", "all-minilm-l6-v2",
+      "all-minilm-l6-v2, all-minilm-l6-v2-q, bge-small-en-v15-q, ollama:<model> or openai:<model>");
+  public static final ConfigKey EMBEDDING_BASE_URL = new ConfigKey("embedding.base.url", "",
+      "endpoint of an ollama: or openai: embedding model");
+  public static final ConfigKey EMBEDDING_API_KEY = new ConfigKey("embedding.api.key", "",
+      "API key of an openai: embedding endpoint");
+  public static final ConfigKey EMBEDDING_BATCH = new ConfigKey("embedding.batch.size", "64",
+      "texts per embedding call");
+
+  public static final ConfigKey RETRIEVAL_TOP_K = new ConfigKey("retrieval.top.k", "5",
+      "most tables a context packet holds from retrieval (before FK expansion)");
+  public static final ConfigKey RETRIEVAL_THRESHOLD = new ConfigKey("retrieval.threshold", "0.3",
+      "minimum fused relevance (0..1, relative to the best table) for a table to enter the packet");
+  public static final ConfigKey RETRIEVAL_SMALL_SCHEMA = new ConfigKey("retrieval.small.schema.tables", "10",
+      "below this many tables the whole schema is the packet");
+  public static final ConfigKey RETRIEVAL_FK_CAP = new ConfigKey("retrieval.fk.expansion.cap", "3",
+      "most tables FK expansion may add");
+  public static final ConfigKey RETRIEVAL_HUB_DEGREE = new ConfigKey("retrieval.fk.hub.degree", "8",
+      "a table with at least this many FK edges is a hub: only added by FK expansion with own evidence");
+  public static final ConfigKey RETRIEVAL_JOIN_HINTS = new ConfigKey("retrieval.join.hints", "both",
+      "edges, paths, both or none");
+  public static final ConfigKey BM25_K1 = new ConfigKey("retrieval.bm25.k1", "1.5", "BM25 k1");
+  public static final ConfigKey BM25_B = new ConfigKey("retrieval.bm25.b", "0.75", "BM25 b");
+
+  /** Prefixes whose keys go, stripped, to the library they name. */
+  public static final List<String> PASS_THROUGH_PREFIXES = List.of("kafka.", "streams.", "debezium.");
+
+  public static final List<ConfigKey> ALL = List.of(
+      DB_URL, DB_USER, DB_PASSWORD, DATABASE_ID, KAFKA_BOOTSTRAP,
+      TOPICS_PREFIX, TOPICS_PARTITIONS, TOPICS_REPLICATION, SERDE_MODE, SERDE_REGISTRY_URL,
+      LOCAL_DIR, LOCAL_PG_NAME,
+      EMBEDDING_MODEL, EMBEDDING_BASE_URL, EMBEDDING_API_KEY, EMBEDDING_BATCH,
+      RETRIEVAL_TOP_K, RETRIEVAL_THRESHOLD, RETRIEVAL_SMALL_SCHEMA, RETRIEVAL_FK_CAP, RETRIEVAL_HUB_DEGREE,
+      RETRIEVAL_JOIN_HINTS, BM25_K1, BM25_B);
+
+  static final Map<String, ConfigKey> BY_NAME;
+
+  static {
+    Map<String, ConfigKey> m = new LinkedHashMap<>();
+    ALL.forEach(k -> m.put(k.name(), k));
+    BY_NAME = Map.copyOf(m);
+  }
+}
