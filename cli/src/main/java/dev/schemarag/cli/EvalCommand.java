@@ -1,0 +1,202 @@
+package dev.schemarag.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.schemarag.core.chunk.Chunk;
+import dev.schemarag.core.chunk.Chunker;
+import dev.schemarag.core.config.ConfigKeys;
+import dev.schemarag.core.config.SchemaragConfig;
+import dev.schemarag.core.docs.MarkdownDocParser;
+import dev.schemarag.core.embed.CachingEmbedder;
+import dev.schemarag.core.embed.EmbeddingCache;
+import dev.schemarag.core.embed.InMemoryEmbeddingCache;
+import dev.schemarag.core.embed.Langchain4jEmbedder;
+import dev.schemarag.core.eval.BenchQuestion;
+import dev.schemarag.core.eval.HtmlReport;
+import dev.schemarag.core.eval.RetrievalMetrics;
+import dev.schemarag.core.index.IndexSync;
+import dev.schemarag.core.retrieval.RetrievalSettings;
+import dev.schemarag.core.retrieval.SchemaIndex;
+import dev.schemarag.core.retrieval.SchemaRetriever;
+import dev.schemarag.core.schema.SchemaJsonLoader;
+import dev.schemarag.core.schema.SchemaModel;
+import dev.schemarag.core.store.PgChunkStore;
+import dev.schemarag.core.store.PgDenseSearch;
+import dev.schemarag.core.store.PgEmbeddingCache;
+import java.io.BufferedWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import me.tongfei.progressbar.ProgressBar;
+import me.tongfei.progressbar.ProgressBarBuilder;
+import me.tongfei.progressbar.ProgressBarStyle;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+
+/** {@code ./schemarag eval}: indexes a benchmark schema in pgvector and measures retrieval over its questions. */
+@Command(name = "eval", description = "Measure retrieval quality on a schema (bench JSON format) and its questions.")
+final class EvalCommand implements Callable<Integer> {
+
+  @ParentCommand Main main;
+
+  @Option(names = "--schema", required = true, description = "schema description JSON (e.g. ../shared/bench/spider-union/schema.json)")
+  Path schemaFile;
+
+  @Option(names = "--questions", required = true, description = "questions JSONL with gold_tables / gold_columns")
+  Path questionsFile;
+
+  @Option(names = "--docs", description = "folder of markdown schema docs to merge into the tables")
+  Path docsDir;
+
+  @Option(names = "--json", description = "write the figures as JSON here")
+  Path jsonFile;
+
+  @Option(names = "--report", description = "write report.html (recall@k curve, latency histogram) into this folder")
+  Path reportDir;
+
+  @Option(names = "--top-k", description = "override retrieval.top.k")
+  Integer topK;
+
+  @Option(names = "--limit", description = "evaluate only the first N questions")
+  Integer limit;
+
+  @Option(names = "--warmup", defaultValue = "20", description = "untimed questions first (default ${DEFAULT-VALUE})")
+  int warmup;
+
+  @Option(names = "--no-cache", description = "embed every chunk again (measures embedding throughput; the cache is not read)")
+  boolean noCache;
+
+  @Option(names = "--dump-evidence", description = "diagnostics: write every question's per-table evidence as JSONL here")
+  Path evidenceFile;
+
+  @Override
+  public Integer call() throws Exception {
+    SchemaragConfig config = main.config();
+    if (!Files.isRegularFile(schemaFile)) {
+      throw new IllegalArgumentException("schema file " + schemaFile + " does not exist");
+    }
+    if (!Files.isRegularFile(questionsFile)) {
+      throw new IllegalArgumentException("questions file " + questionsFile + " does not exist");
+    }
+    SchemaModel model = SchemaJsonLoader.load(schemaFile);
+    List<BenchQuestion> questions = BenchQuestion.load(questionsFile);
+    if (limit != null) {
+      questions = questions.subList(0, Math.min(limit, questions.size()));
+    }
+    Map<String, dev.schemarag.core.docs.TableDoc> docs = Map.of();
+    if (docsDir != null) {
+      MarkdownDocParser.Result parsed = MarkdownDocParser.parseFolder(docsDir);
+      parsed.problems().forEach(p -> System.err.println("warning: skipped " + p.file() + ": " + p.reason()));
+      docs = parsed.docs();
+    }
+    RetrievalSettings settings = RetrievalSettings.from(config);
+    if (topK != null) {
+      settings = settings.withTopK(topK);
+    }
+    System.out.printf("schema %s: %d tables, %d foreign keys; %d questions%n", model.databaseId(), model.size(),
+        model.foreignKeys().size(), questions.size());
+
+    try (Databases db = Databases.resolve(config, "eval")) {
+      PgChunkStore store = new PgChunkStore(db.source());
+      Langchain4jEmbedder model0 = Langchain4jEmbedder.create(config.get(ConfigKeys.EMBEDDING_MODEL),
+          config.get(ConfigKeys.EMBEDDING_BASE_URL), config.get(ConfigKeys.EMBEDDING_API_KEY), config.getInt(ConfigKeys.EMBEDDING_BATCH));
+      store.ensureSchema(model0.dimension());
+      EmbeddingCache cache = noCache ? new InMemoryEmbeddingCache() : new PgEmbeddingCache(db.source());
+      CachingEmbedder embedder = new CachingEmbedder(model0, cache);
+
+      // Index from scratch every run, so the throughput figure is a real indexing run.
+      List<Chunk> chunks = Chunker.chunkAll(model, docs);
+      store.delete(store.stored(model.databaseId(), Optional.empty()).keySet(), Long.MAX_VALUE);
+      long t0 = System.nanoTime();
+      IndexSync.Result indexed;
+      try (ProgressBar pb = new ProgressBarBuilder().setTaskName("indexing").setInitialMax(chunks.size())
+          .setStyle(ProgressBarStyle.ASCII).setUnit(" chunks", 1).build()) {
+        indexed = new IndexSync(store, embedder, config.getInt(ConfigKeys.EMBEDDING_BATCH))
+            .sync(model.databaseId(), Optional.empty(), chunks, 1, pb::stepTo);
+      }
+      double indexSeconds = (System.nanoTime() - t0) / 1e9;
+      store.vacuum();
+      double chunksPerSecond = chunks.size() / indexSeconds;
+      System.out.printf(Locale.ROOT, "indexed %d chunks in %.1f s (%.1f chunks/s; %d embedded, %d from the cache)%n",
+          chunks.size(), indexSeconds, chunksPerSecond, indexed.embedded(), chunks.size() - indexed.embedded());
+
+      SchemaIndex index = new SchemaIndex(model, chunks, settings);
+      String dbId = model.databaseId();
+      PgDenseSearch dense = new PgDenseSearch(db.source(), dbId);
+      // Questions go to the model directly: a cache lookup would cost more than the ~4 ms embedding.
+      SchemaRetriever retriever = new SchemaRetriever(index, dense, model0, settings);
+      for (int i = 0; i < Math.min(warmup, questions.size()); i++) {
+        retriever.retrieve(questions.get(i).question());
+      }
+      RetrievalMetrics metrics = new RetrievalMetrics();
+      List<Map<String, Object>> evidenceRows = new ArrayList<>();
+      try (ProgressBar pb = new ProgressBarBuilder().setTaskName("questions").setInitialMax(questions.size())
+          .setStyle(ProgressBarStyle.ASCII).build()) {
+        for (BenchQuestion q : questions) {
+          long s = System.nanoTime();
+          SchemaRetriever.Result r = retriever.retrieveWithEvidence(q.question(), settings);
+          double ms = (System.nanoTime() - s) / 1e6;
+          metrics.add(q, r.packet(), ms);
+          if (evidenceFile != null) {
+            evidenceRows.add(EvidenceDump.row(q, r, index));
+          }
+          pb.step();
+        }
+      }
+      print(metrics, chunksPerSecond);
+      ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+      Map<String, Object> figures = new LinkedHashMap<>(metrics.toJson(chunksPerSecond));
+      figures.put("schema", model.databaseId());
+      figures.put("tables", model.size());
+      figures.put("embedding_model", embedder.modelId());
+      if (jsonFile != null) {
+        json.writeValue(jsonFile.toFile(), figures);
+        System.out.println("wrote " + jsonFile);
+      }
+      if (reportDir != null) {
+        Files.createDirectories(reportDir);
+        Path page = reportDir.resolve("report.html");
+        Files.writeString(page, HtmlReport.render("schemarag retrieval: " + model.databaseId(), metrics, chunksPerSecond));
+        System.out.println("wrote " + page);
+      }
+      if (evidenceFile != null) {
+        ObjectMapper line = new ObjectMapper();
+        try (BufferedWriter w = Files.newBufferedWriter(evidenceFile)) {
+          for (Map<String, Object> row : evidenceRows) {
+            w.write(line.writeValueAsString(row));
+            w.newLine();
+          }
+        }
+        System.out.println("wrote " + evidenceFile);
+      }
+      dense.close();
+    }
+    return 0;
+  }
+
+  private static void print(RetrievalMetrics m, double chunksPerSecond) {
+    System.out.println();
+    System.out.printf(Locale.ROOT, "questions                     %d%n", m.questions());
+    StringBuilder atK = new StringBuilder();
+    for (int k : RetrievalMetrics.KS) {
+      atK.append(String.format(Locale.ROOT, " @%d %.3f", k, m.recallAt(k)));
+    }
+    System.out.println("table recall                 " + atK);
+    System.out.printf(Locale.ROOT, "MRR                           %.3f%n", m.mrr());
+    System.out.printf(Locale.ROOT, "packet recall / precision / F1  %.3f / %.3f / %.3f%n", m.packetRecall(), m.packetPrecision(), m.packetF1());
+    System.out.printf(Locale.ROOT, "all gold tables in packet     %.3f%n", m.allGoldRate());
+    System.out.printf(Locale.ROOT, "tables per packet             %.2f%n", m.avgPacketTables());
+    System.out.printf(Locale.ROOT, "gold columns in packet        %.3f%n", m.columnRecallInPacket());
+    System.out.printf(Locale.ROOT, "packet tokens / schema tokens %.0f / %.0f%n", m.avgPacketTokens(), m.avgSchemaTokens());
+    System.out.printf(Locale.ROOT, "latency ms p50 / p95 / p99    %.1f / %.1f / %.1f%n", m.latencyPercentile(50), m.latencyPercentile(95), m.latencyPercentile(99));
+    System.out.printf(Locale.ROOT, "mean ms per stage             %s%n", m.meanStageMs());
+    System.out.printf(Locale.ROOT, "indexing                      %.1f chunks/s%n", chunksPerSecond);
+  }
+}

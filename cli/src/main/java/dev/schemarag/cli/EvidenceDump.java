@@ -1,0 +1,38 @@
+package dev.schemarag.cli;
+
+import dev.schemarag.core.eval.BenchQuestion;
+import dev.schemarag.core.retrieval.SchemaIndex;
+import dev.schemarag.core.retrieval.SchemaRetriever;
+import dev.schemarag.core.retrieval.TableEvidence;
+import dev.schemarag.core.schema.Table;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** One question's evidence as a JSON-able row, for offline analysis of fusion. */
+final class EvidenceDump {
+  private EvidenceDump() {}
+
+  static Map<String, Object> row(BenchQuestion q, SchemaRetriever.Result r, SchemaIndex index) {
+    Map<String, Object> row = new LinkedHashMap<>();
+    row.put("id", q.id());
+    row.put("gold", q.goldTables());
+    row.put("packet", r.packet().tableNames());
+    List<Map<String, Object>> cands = new ArrayList<>();
+    for (TableEvidence e : r.evidence()) {
+      Map<String, Object> c = new LinkedHashMap<>();
+      c.put("t", e.table());
+      c.put("m", index.model().table(e.table()).flatMap(Table::module).orElse(""));
+      c.put("f", e.fused());
+      c.put("dt", Double.isNaN(e.denseTable()) ? null : e.denseTable());
+      c.put("lt", e.lexicalTable());
+      c.put("dc", e.denseColumns().stream().map(h -> List.of(h.column(), h.score(), h.specificity())).toList());
+      c.put("lc", e.lexicalColumns().stream().map(h -> List.of(h.column(), h.score(), h.specificity())).toList());
+      cands.add(c);
+    }
+    row.put("cands", cands);
+    row.put("mods", r.moduleScores());
+    return row;
+  }
+}

@@ -1,0 +1,184 @@
+package dev.schemarag.core.chunk;
+
+import dev.schemarag.core.docs.TableDoc;
+import dev.schemarag.core.schema.Column;
+import dev.schemarag.core.schema.ForeignKey;
+import dev.schemarag.core.schema.SchemaModel;
+import dev.schemarag.core.schema.Table;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Turns one table (catalog and/or doc) into chunks: one overview, one per column, one per
+ * documented query pattern, one for its relationships, one per example. Deterministic: the same
+ * input gives the same ids, texts and hashes, so a diff against the previous chunks finds exactly
+ * what changed.
+ */
+public final class Chunker {
+
+  /** Embed texts are kept short: the default model reads only the first 128 word pieces. */
+  private static final int MAX_EMBED_CHARS = 400;
+
+  private Chunker() {}
+
+  /** Chunks of every table of the model, docs merged by table name. */
+  public static List<Chunk> chunkAll(SchemaModel model, Map<String, TableDoc> docs) {
+    List<Chunk> out = new ArrayList<>();
+    for (Table t : model.tables()) {
+      out.addAll(chunk(model, Optional.of(t), Optional.ofNullable(docs.get(t.name()))));
+    }
+    // A documented table the catalog does not have still indexes from its doc.
+    for (TableDoc d : docs.values()) {
+      if (model.table(d.table()).isEmpty()) {
+        out.addAll(chunk(model, Optional.empty(), Optional.of(d)));
+      }
+    }
+    return out;
+  }
+
+  /** Chunks of one table; at least one of catalog table and doc must be present. */
+  public static List<Chunk> chunk(SchemaModel model, Optional<Table> catalog, Optional<TableDoc> doc) {
+    String name = catalog.map(Table::name).or(() -> doc.map(TableDoc::table))
+        .orElseThrow(() -> new IllegalArgumentException("a table needs a catalog entry or a doc"));
+    Table table = merged(name, catalog, doc);
+    String db = model.databaseId();
+    List<String> related = relatedTables(model, name, doc);
+    List<Chunk> chunks = new ArrayList<>();
+
+    String tableWords = Identifiers.readable(name);
+    StringBuilder overview = new StringBuilder(tableWords);
+    table.comment().ifPresent(c -> overview.append(": ").append(c));
+    doc.flatMap(TableDoc::purpose).ifPresent(p -> overview.append(". ").append(p));
+    doc.flatMap(TableDoc::businessContext).ifPresent(b -> overview.append(". ").append(b));
+    // Column names, not their comments: a COMMENT on a column re-embeds that column's chunk only.
+    overview.append(". columns: ").append(String.join(", ", table.columns().stream().map(c -> Identifiers.readable(c.name())).toList()));
+    chunks.add(make(db, name, ChunkKind.OVERVIEW, Optional.empty(), related, keywords(name, table.columns()),
+        overview.toString(), compactDdl(model, table)));
+
+    for (Column c : table.columns()) {
+      StringBuilder e = new StringBuilder(tableWords).append(' ').append(Identifiers.readable(c.name()));
+      Optional<TableDoc.ColumnDoc> cd = doc.map(d -> d.columns().get(c.name()));
+      List<String> facts = new ArrayList<>();
+      c.comment().ifPresent(facts::add);
+      cd.flatMap(TableDoc.ColumnDoc::description).filter(d -> !facts.contains(d)).ifPresent(facts::add);
+      cd.flatMap(TableDoc.ColumnDoc::domain).ifPresent(d -> facts.add("values: " + d));
+      if (!facts.isEmpty()) {
+        e.append(": ").append(String.join(". ", facts));
+      }
+      chunks.add(make(db, name, ChunkKind.COLUMN, Optional.of(c.name()), related, keywords(c.name(), List.of()),
+          e.toString(), columnPrompt(name, c, cd)));
+    }
+
+    for (TableDoc.QueryPattern q : doc.map(TableDoc::queryPatterns).orElse(List.of())) {
+      String embed = q.name() + q.useCase().map(u -> ": " + u).orElse("") + q.returns().map(r -> ". Returns " + r).orElse("");
+      String prompt = "-- " + q.name() + q.useCase().map(u -> " (" + u + ")").orElse("") + "\n" + q.sql();
+      chunks.add(make(db, name, ChunkKind.QUERY, Optional.of(q.name()), related, keywords(q.name(), List.of()), embed, prompt));
+    }
+
+    List<String> relLines = new ArrayList<>();
+    for (ForeignKey fk : model.outgoing(name)) {
+      relLines.add(Identifiers.readable(name) + " " + Identifiers.readable(String.join(" ", fk.fromColumns()))
+          + " references " + Identifiers.readable(fk.toTable()));
+    }
+    for (ForeignKey fk : model.incoming(name)) {
+      relLines.add(Identifiers.readable(fk.fromTable()) + " references " + Identifiers.readable(name));
+    }
+    doc.map(TableDoc::relationships).orElse(List.of()).forEach(relLines::add);
+    if (!relLines.isEmpty()) {
+      List<String> prompt = new ArrayList<>();
+      model.outgoing(name).forEach(fk -> prompt.add(fk.joinCondition()));
+      model.incoming(name).forEach(fk -> prompt.add(fk.joinCondition()));
+      doc.map(TableDoc::relationships).orElse(List.of()).forEach(prompt::add);
+      chunks.add(make(db, name, ChunkKind.RELATIONSHIP, Optional.empty(), related, related,
+          String.join("; ", relLines), String.join("\n", prompt)));
+    }
+
+    List<String> examples = doc.map(TableDoc::examples).orElse(List.of());
+    for (int i = 0; i < examples.size(); i++) {
+      chunks.add(make(db, name, ChunkKind.EXAMPLE, Optional.of("example-" + (i + 1)), related, List.of(),
+          tableWords + " example: " + examples.get(i), examples.get(i)));
+    }
+    return chunks;
+  }
+
+  /** The catalog table with doc-only columns added and doc descriptions filling empty comments. */
+  static Table merged(String name, Optional<Table> catalog, Optional<TableDoc> doc) {
+    Map<String, Column> cols = new LinkedHashMap<>();
+    catalog.ifPresent(t -> t.columns().forEach(c -> cols.put(c.name(), c)));
+    doc.ifPresent(d -> d.columns().values().forEach(cd -> {
+      Column existing = cols.get(cd.name());
+      if (existing == null) {
+        cols.put(cd.name(), new Column(cd.name(), cd.type().orElse("unknown"), cd.nullable().orElse(true),
+            Optional.empty(), Optional.empty(), false, Optional.empty()));
+      }
+    }));
+    Optional<String> comment = catalog.flatMap(Table::comment);
+    return new Table(name, comment, List.copyOf(cols.values()), catalog.flatMap(Table::module));
+  }
+
+  static List<String> relatedTables(SchemaModel model, String name, Optional<TableDoc> doc) {
+    Set<String> related = new LinkedHashSet<>(model.neighbours(name));
+    doc.ifPresent(d -> d.relatedTables().forEach(t -> {
+      // With a catalog, keep only mentions that are tables; without one, trust the doc.
+      if (model.size() == 0 || model.table(t).isPresent()) {
+        related.add(t);
+      }
+    }));
+    related.remove(name);
+    return List.copyOf(related);
+  }
+
+  private static List<String> keywords(String name, List<Column> columns) {
+    Set<String> k = new LinkedHashSet<>(Identifiers.words(name));
+    columns.forEach(c -> k.addAll(Identifiers.words(c.name())));
+    return List.copyOf(k);
+  }
+
+  /** {@code orders (order_id bigint PK, user_id bigint FK→users.id, …) -- comment} */
+  public static String compactDdl(SchemaModel model, Table t) {
+    StringBuilder sb = new StringBuilder(t.name()).append(" (");
+    for (int i = 0; i < t.columns().size(); i++) {
+      Column c = t.columns().get(i);
+      if (i > 0) {
+        sb.append(", ");
+      }
+      sb.append(c.name()).append(' ').append(c.type());
+      if (c.primaryKey()) {
+        sb.append(" PK");
+      }
+      c.references().ifPresent(r -> sb.append(" FK→").append(r));
+      if (!c.nullable() && !c.primaryKey()) {
+        sb.append(" NOT NULL");
+      }
+    }
+    sb.append(')');
+    t.comment().ifPresent(c -> sb.append(" -- ").append(c));
+    return sb.toString();
+  }
+
+  private static String columnPrompt(String table, Column c, Optional<TableDoc.ColumnDoc> cd) {
+    StringBuilder sb = new StringBuilder(table).append('.').append(c.name()).append(' ').append(c.type());
+    if (c.primaryKey()) {
+      sb.append(" PK");
+    }
+    c.references().ifPresent(r -> sb.append(" FK→").append(r));
+    Optional<String> text = c.comment().or(() -> cd.flatMap(TableDoc.ColumnDoc::description));
+    text.ifPresent(t -> sb.append(" -- ").append(t));
+    return sb.toString();
+  }
+
+  private static Chunk make(String db, String table, ChunkKind kind, Optional<String> subject, List<String> related,
+                            List<String> keywords, String embedText, String promptText) {
+    String embed = embedText.length() > MAX_EMBED_CHARS ? embedText.substring(0, MAX_EMBED_CHARS) : embedText;
+    String id = Hashing.sha256(db, table, kind.label(), subject.orElse("")).substring(0, 32);
+    String embedHash = Hashing.sha256(embed);
+    String contentHash = Hashing.sha256(embed, promptText, String.join(",", related), String.join(",", keywords));
+    int tokens = Math.max(1, promptText.length() / 4);
+    return new Chunk(id, db, table, kind, subject, related, keywords, tokens, embed, promptText, embedHash, contentHash);
+  }
+}

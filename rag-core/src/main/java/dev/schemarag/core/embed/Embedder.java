@@ -1,0 +1,19 @@
+package dev.schemarag.core.embed;
+
+import java.util.List;
+
+/** Turns texts into unit-length vectors; one model, identified by {@link #modelId()}. */
+public interface Embedder {
+
+  /** Stored with every vector: a different id means the vector must be recomputed. */
+  String modelId();
+
+  int dimension();
+
+  /** One vector per text, in order. */
+  List<float[]> embedAll(List<String> texts);
+
+  default float[] embed(String text) {
+    return embedAll(List.of(text)).get(0);
+  }
+}

@@ -1,0 +1,172 @@
+package dev.schemarag.core.eval;
+
+import dev.schemarag.core.retrieval.RankedTable;
+import dev.schemarag.core.retrieval.SchemaContextPacket;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/** Accumulates retrieval quality over questions: recall@k, MRR, packet precision/recall/F1, latency. */
+public final class RetrievalMetrics {
+
+  public static final int[] KS = {1, 3, 5, 10, 15, 20};
+
+  private int questions;
+  private final double[] recallAtK = new double[KS.length];
+  private double reciprocalRank;
+  private long packetGoldHits;
+  private long packetTables;
+  private long goldTables;
+  private int allGold;
+  private long goldColumns;
+  private long goldColumnsInPacket;
+  private long packetTokens;
+  private long schemaTokens;
+  private final List<Double> latenciesMs = new ArrayList<>();
+  private final Map<String, Double> stageMs = new LinkedHashMap<>();
+
+  /** Adds one question's outcome. */
+  public void add(BenchQuestion q, SchemaContextPacket packet, double latencyMs) {
+    questions++;
+    Set<String> gold = new HashSet<>(q.goldTables());
+    List<String> ranking = packet.ranking().stream().map(RankedTable::name).toList();
+    for (int i = 0; i < KS.length; i++) {
+      int k = KS[i];
+      long hit = ranking.stream().limit(k).filter(gold::contains).count();
+      recallAtK[i] += gold.isEmpty() ? 1 : (double) hit / gold.size();
+    }
+    for (int r = 0; r < ranking.size(); r++) {
+      if (gold.contains(ranking.get(r))) {
+        reciprocalRank += 1.0 / (r + 1);
+        break;
+      }
+    }
+    Set<String> inPacket = new HashSet<>(packet.tableNames());
+    long hits = gold.stream().filter(inPacket::contains).count();
+    packetGoldHits += hits;
+    packetTables += inPacket.size();
+    goldTables += gold.size();
+    if (hits == gold.size()) {
+      allGold++;
+    }
+    for (String c : q.goldColumns()) {
+      goldColumns++;
+      String table = c.substring(0, c.indexOf('.'));
+      if (inPacket.contains(table)) {
+        goldColumnsInPacket++;
+      }
+    }
+    packetTokens += packet.tokenEstimate();
+    schemaTokens += packet.metrics().getOrDefault("schema_tokens", 0L);
+    latenciesMs.add(latencyMs);
+    packet.timingsMs().forEach((stage, ms) -> stageMs.merge(stage, ms, Double::sum));
+  }
+
+  /** Mean time per retrieval stage (embed, dense, lexical, fuse, size, expand, total). */
+  public Map<String, Double> meanStageMs() {
+    Map<String, Double> out = new LinkedHashMap<>();
+    for (String k : List.of("embed", "dense", "lexical", "fuse", "size", "expand", "total")) {
+      if (stageMs.containsKey(k)) {
+        out.put(k, round(stageMs.get(k) / Math.max(1, questions)));
+      }
+    }
+    return out;
+  }
+
+  public int questions() {
+    return questions;
+  }
+
+  public double recallAt(int k) {
+    for (int i = 0; i < KS.length; i++) {
+      if (KS[i] == k) {
+        return questions == 0 ? 0 : recallAtK[i] / questions;
+      }
+    }
+    throw new IllegalArgumentException("recall@" + k + " is not measured; k is one of " + Arrays.toString(KS));
+  }
+
+  public double mrr() {
+    return questions == 0 ? 0 : reciprocalRank / questions;
+  }
+
+  public double packetRecall() {
+    return goldTables == 0 ? 0 : (double) packetGoldHits / goldTables;
+  }
+
+  public double packetPrecision() {
+    return packetTables == 0 ? 0 : (double) packetGoldHits / packetTables;
+  }
+
+  public double packetF1() {
+    double p = packetPrecision();
+    double r = packetRecall();
+    return p + r == 0 ? 0 : 2 * p * r / (p + r);
+  }
+
+  public double allGoldRate() {
+    return questions == 0 ? 0 : (double) allGold / questions;
+  }
+
+  public double avgPacketTables() {
+    return questions == 0 ? 0 : (double) packetTables / questions;
+  }
+
+  public double columnRecallInPacket() {
+    return goldColumns == 0 ? 0 : (double) goldColumnsInPacket / goldColumns;
+  }
+
+  public double avgPacketTokens() {
+    return questions == 0 ? 0 : (double) packetTokens / questions;
+  }
+
+  public double avgSchemaTokens() {
+    return questions == 0 ? 0 : (double) schemaTokens / questions;
+  }
+
+  public List<Double> latenciesMs() {
+    return List.copyOf(latenciesMs);
+  }
+
+  /** The p-th percentile (nearest rank) of the latencies. */
+  public double latencyPercentile(double p) {
+    if (latenciesMs.isEmpty()) {
+      return 0;
+    }
+    double[] sorted = latenciesMs.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+    int rank = (int) Math.ceil(p / 100.0 * sorted.length);
+    return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
+  }
+
+  /** The figures as the eval JSON's top-level keys. */
+  public Map<String, Object> toJson(double indexChunksPerSecond) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("questions", questions);
+    Map<String, Double> atK = new LinkedHashMap<>();
+    for (int k : KS) {
+      atK.put(Integer.toString(k), round(recallAt(k)));
+    }
+    m.put("table_recall_at_k", atK);
+    m.put("packet_table_recall", round(packetRecall()));
+    m.put("packet_table_precision", round(packetPrecision()));
+    m.put("packet_table_f1", round(packetF1()));
+    m.put("packet_all_gold_rate", round(allGoldRate()));
+    m.put("packet_avg_tables", round(avgPacketTables()));
+    m.put("column_recall_in_packet", round(columnRecallInPacket()));
+    m.put("mrr", round(mrr()));
+    m.put("packet_avg_tokens", round(avgPacketTokens()));
+    m.put("schema_tokens", round(avgSchemaTokens()));
+    m.put("latency_ms", Map.of("p50", round(latencyPercentile(50)), "p95", round(latencyPercentile(95)), "p99", round(latencyPercentile(99))));
+    m.put("index_chunks_per_s", round(indexChunksPerSecond));
+    m.put("stage_mean_ms", meanStageMs());
+    return m;
+  }
+
+  private static double round(double v) {
+    return Math.round(v * 10000) / 10000.0;
+  }
+}

@@ -1,0 +1,49 @@
+package dev.schemarag.core.retrieval;
+
+import dev.schemarag.core.schema.ForeignKey;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What retrieval hands to generation: the tables (compact DDL, relevance, why they are here), the
+ * FK edges between them, join paths, modules, plus metrics and a timing breakdown.
+ *
+ * @param ranking the full candidate ranking before the packet was cut (descending score)
+ * @param joinPaths join chains between packet tables that are not directly linked, as readable lines
+ * @param metrics counts per stage: candidates_dense, candidates_lexical, candidates, from_table_evidence,
+ *     from_column_evidence, fk_added, fk_blocked, packet_tables, packet_tokens, schema_tokens
+ * @param timingsMs embed, dense, lexical, fuse, expand, total
+ */
+public record SchemaContextPacket(String databaseId, String question, List<PacketTable> tables, List<ForeignKey> fkEdges,
+                                  List<String> joinPaths, List<String> modules, boolean fullSchema,
+                                  List<RankedTable> ranking, Map<String, Long> metrics, Map<String, Double> timingsMs) {
+
+  public List<String> tableNames() {
+    return tables.stream().map(PacketTable::name).toList();
+  }
+
+  public int tokenEstimate() {
+    return tables.stream().mapToInt(PacketTable::tokenEstimate).sum();
+  }
+
+  /** The packet as prompt text: DDL, FK edges and join paths. */
+  public String toPrompt() {
+    List<String> lines = new ArrayList<>();
+    if (!modules.isEmpty()) {
+      lines.add("-- modules: " + String.join(", ", modules));
+    }
+    for (PacketTable t : tables) {
+      lines.add(t.compactDdl());
+    }
+    if (!fkEdges.isEmpty()) {
+      lines.add("-- foreign keys:");
+      fkEdges.forEach(fk -> lines.add("--   " + fk.joinCondition()));
+    }
+    if (!joinPaths.isEmpty()) {
+      lines.add("-- join paths:");
+      joinPaths.forEach(p -> lines.add("--   " + p));
+    }
+    return String.join("\n", lines);
+  }
+}

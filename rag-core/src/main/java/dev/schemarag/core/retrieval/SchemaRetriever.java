@@ -1,0 +1,231 @@
+package dev.schemarag.core.retrieval;
+
+import dev.schemarag.core.chunk.ChunkKind;
+import dev.schemarag.core.embed.Embedder;
+import dev.schemarag.core.schema.ForeignKey;
+import dev.schemarag.core.schema.SchemaModel;
+import dev.schemarag.core.schema.Table;
+import dev.schemarag.core.search.LexicalIndex;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Fused schema retrieval: dense (pgvector) and lexical (BM25) search over table and column
+ * chunks, column evidence aggregated per table, score fusion, a packet sized by evidence, and
+ * relevance-gated FK expansion.
+ */
+public final class SchemaRetriever {
+
+  static final int DENSE_TABLES = 60;
+  static final int DENSE_COLUMNS = 200;
+  static final int LEXICAL_TABLES = 60;
+  static final int LEXICAL_COLUMNS = 200;
+  static final int QUERY_PATTERNS = 20;
+
+  private final SchemaIndex index;
+  private final DenseSearch dense;
+  private final Embedder embedder;
+  private final RetrievalSettings settings;
+
+  public SchemaRetriever(SchemaIndex index, DenseSearch dense, Embedder embedder, RetrievalSettings settings) {
+    this.index = index;
+    this.dense = dense;
+    this.embedder = embedder;
+    this.settings = settings;
+  }
+
+  public SchemaIndex index() {
+    return index;
+  }
+
+  public RetrievalSettings settings() {
+    return settings;
+  }
+
+  /** Retrieval with the configured settings. */
+  public SchemaContextPacket retrieve(String question) {
+    return retrieve(question, settings);
+  }
+
+  public SchemaContextPacket retrieve(String question, RetrievalSettings s) {
+    return retrieveWithEvidence(question, s).packet();
+  }
+
+  /** The packet and the per-table evidence behind it (for evaluation and diagnostics). */
+  public record Result(SchemaContextPacket packet, List<TableEvidence> evidence, Map<String, Double> moduleScores) {}
+
+  public Result retrieveWithEvidence(String question, RetrievalSettings s) {
+    if (question == null || question.isBlank()) {
+      throw new IllegalArgumentException("the question is empty");
+    }
+    SchemaModel model = index.model;
+    Timings time = new Timings();
+    Map<String, Long> metrics = new LinkedHashMap<>();
+
+    // Lexical search needs no vector: it runs while the question is embedded and the dense queries wait on the database.
+    CompletableFuture<LexicalResult> lexicalFuture = CompletableFuture.supplyAsync(() -> lexical(question), LEXICAL_POOL);
+    float[] q = embedder.embed(question);
+    time.lap("embed");
+
+    Map<String, TableEvidence> ev = new HashMap<>();
+    List<DenseSearch.Hit> dTables = dense.nearest(ChunkKind.OVERVIEW, q, DENSE_TABLES);
+    List<DenseSearch.Hit> dColumns = dense.nearest(ChunkKind.COLUMN, q, DENSE_COLUMNS);
+    List<DenseSearch.Hit> dQueries = index.kinds.contains(ChunkKind.QUERY) ? dense.nearest(ChunkKind.QUERY, q, QUERY_PATTERNS) : List.of();
+    time.lap("dense");
+    LexicalResult lex = lexicalFuture.join();
+    List<LexicalIndex.Hit> lTables = lex.tables();
+    List<LexicalIndex.Hit> lColumns = lex.columns();
+    Map<String, Double> moduleScores = lex.modules();
+    time.lap("lexical");
+
+    for (DenseSearch.Hit h : dTables) {
+      evidence(ev, h.table()).denseTable = h.similarity();
+    }
+    for (DenseSearch.Hit h : dColumns) {
+      String col = h.subject().orElse("");
+      evidence(ev, h.table()).denseColumns.add(new TableEvidence.ColumnHit(col, h.similarity(), index.specificity(col)));
+    }
+    for (DenseSearch.Hit h : dQueries) {
+      TableEvidence e = evidence(ev, h.table());
+      e.denseQuery = Double.isNaN(e.denseQuery) ? h.similarity() : Math.max(e.denseQuery, h.similarity());
+    }
+    for (LexicalIndex.Hit h : lTables) {
+      evidence(ev, h.table()).lexicalTable = h.score();
+    }
+    for (LexicalIndex.Hit h : lColumns) {
+      String col = h.subject().orElse("");
+      evidence(ev, h.table()).lexicalColumns.add(new TableEvidence.ColumnHit(col, h.score(), index.specificity(col)));
+    }
+    metrics.put("candidates_dense", (long) distinctTables(dTables, dColumns));
+    metrics.put("candidates_lexical", lTables.stream().map(LexicalIndex.Hit::table).distinct().count()
+        + lColumns.stream().map(LexicalIndex.Hit::table).filter(t -> lTables.stream().noneMatch(x -> x.table().equals(t))).distinct().count());
+    metrics.put("candidates", (long) ev.size());
+
+    List<TableEvidence> ranked = ScoreFusion.fuse(ev.values(), dTables, dColumns, lTables, lColumns, index.moduleOf, moduleScores);
+    time.lap("fuse");
+
+    List<RankedTable> ranking = ranked.stream()
+        .map(e -> new RankedTable(e.table, e.fused, Double.isNaN(e.denseTable) && e.lexicalTable == 0)).toList();
+
+    List<PacketTable> tables = new ArrayList<>();
+    boolean full = false;
+    int fkAdded = 0;
+    int fkBlocked = 0;
+    if (model.size() < s.smallSchemaTables() || ranked.isEmpty()) {
+      full = true;
+      Map<String, TableEvidence> byName = new HashMap<>();
+      ranked.forEach(e -> byName.put(e.table, e));
+      List<Table> all = new ArrayList<>(model.tables());
+      all.sort(Comparator.comparingDouble((Table t) -> byName.containsKey(t.name()) ? -byName.get(t.name()).fused : 0));
+      double best = ranked.isEmpty() ? 1 : ranked.get(0).fused;
+      for (Table t : all) {
+        TableEvidence e = byName.get(t.name());
+        tables.add(packetTable(t.name(), e == null ? 0 : e.fused / best, "full_schema", e));
+      }
+    } else {
+      List<TableEvidence> chosen = PacketSizer.choose(ranked, s);
+      Set<String> inPacket = new LinkedHashSet<>();
+      double best = ranked.get(0).fused;
+      for (TableEvidence e : chosen) {
+        tables.add(packetTable(e.table, e.fused / best, "retrieval", e));
+        inPacket.add(e.table);
+      }
+      time.lap("size");
+      FkExpansion.Outcome fk = FkExpansion.expand(model, chosen, ranked, s);
+      for (TableEvidence e : fk.added()) {
+        if (inPacket.add(e.table)) {
+          tables.add(packetTable(e.table, e.fused / best, "fk_expansion", e));
+        }
+      }
+      fkAdded = fk.added().size();
+      fkBlocked = fk.blocked();
+    }
+    time.lap("expand");
+
+    List<String> names = tables.stream().map(PacketTable::name).toList();
+    List<ForeignKey> edges = JoinHints.edgesWithin(model, names);
+    List<String> paths = s.joinHints() == RetrievalSettings.JoinHints.PATHS || s.joinHints() == RetrievalSettings.JoinHints.BOTH
+        ? JoinHints.paths(model, names) : List.of();
+    List<ForeignKey> shownEdges = s.joinHints() == RetrievalSettings.JoinHints.EDGES || s.joinHints() == RetrievalSettings.JoinHints.BOTH
+        ? edges : List.of();
+    List<String> modules = tables.stream().map(PacketTable::module).flatMap(Optional::stream).distinct().toList();
+
+    long fromTable = tables.stream().filter(t -> !t.source().equals("fk_expansion")).map(t -> ev.get(t.name()))
+        .filter(e -> e != null && (!Double.isNaN(e.denseTable) || e.lexicalTable > 0)).count();
+    metrics.put("from_table_evidence", fromTable);
+    metrics.put("from_column_evidence", tables.stream().filter(t -> !t.source().equals("fk_expansion")).count() - fromTable);
+    metrics.put("fk_added", (long) fkAdded);
+    metrics.put("fk_blocked", (long) fkBlocked);
+    metrics.put("packet_tables", (long) tables.size());
+    metrics.put("packet_tokens", (long) tables.stream().mapToInt(PacketTable::tokenEstimate).sum());
+    metrics.put("schema_tokens", (long) index.schemaTokens);
+    time.total();
+
+    SchemaContextPacket packet = new SchemaContextPacket(model.databaseId(), question, tables, shownEdges, paths, modules, full,
+        ranking, metrics, time.asMap());
+    return new Result(packet, ranked, moduleScores);
+  }
+
+  private record LexicalResult(List<LexicalIndex.Hit> tables, List<LexicalIndex.Hit> columns, Map<String, Double> modules) {}
+
+  /** Daemon threads: lexical search must never keep a JVM alive. */
+  private static final java.util.concurrent.ExecutorService LEXICAL_POOL = java.util.concurrent.Executors.newFixedThreadPool(2, r -> {
+    Thread t = new Thread(r, "lexical-search");
+    t.setDaemon(true);
+    return t;
+  });
+
+  private LexicalResult lexical(String question) {
+    Map<String, Double> modules = new HashMap<>();
+    index.modules.ifPresent(m -> m.search(question, LexicalIndex.MODULE, 50).forEach(h -> modules.put(h.table(), h.score())));
+    return new LexicalResult(index.lexical.search(question, ChunkKind.OVERVIEW, LEXICAL_TABLES),
+        index.lexical.search(question, ChunkKind.COLUMN, LEXICAL_COLUMNS), modules);
+  }
+
+  private static int distinctTables(List<DenseSearch.Hit> a, List<DenseSearch.Hit> b) {
+    Set<String> s = new LinkedHashSet<>();
+    a.forEach(h -> s.add(h.table()));
+    b.forEach(h -> s.add(h.table()));
+    return s.size();
+  }
+
+  private static TableEvidence evidence(Map<String, TableEvidence> ev, String table) {
+    return ev.computeIfAbsent(table, TableEvidence::new);
+  }
+
+  private PacketTable packetTable(String name, double score, String source, TableEvidence e) {
+    Optional<String> module = index.model.table(name).flatMap(Table::module);
+    List<String> matched = e == null ? List.of() : e.matchedColumns().stream().limit(5).toList();
+    return new PacketTable(name, index.ddl.getOrDefault(name, name), score, source, module, matched,
+        index.ddlTokens.getOrDefault(name, 1));
+  }
+
+  /** Lap timer for the timing breakdown. */
+  private static final class Timings {
+    private final long start = System.nanoTime();
+    private long last = start;
+    private final Map<String, Double> laps = new LinkedHashMap<>();
+
+    void lap(String name) {
+      long now = System.nanoTime();
+      laps.merge(name, (now - last) / 1e6, Double::sum);
+      last = now;
+    }
+
+    void total() {
+      laps.put("total", (System.nanoTime() - start) / 1e6);
+    }
+
+    Map<String, Double> asMap() {
+      return Map.copyOf(laps);
+    }
+  }
+}

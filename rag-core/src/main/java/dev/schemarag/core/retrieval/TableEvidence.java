@@ -1,0 +1,62 @@
+package dev.schemarag.core.retrieval;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Everything retrieval found for one table: its own chunk's dense and lexical scores, and the
+ * evidence of its columns with how specific each column name is.
+ */
+public final class TableEvidence {
+
+  /** One column's hit: its score and the specificity of its name (see {@link SchemaIndex#specificity}). */
+  public record ColumnHit(String column, double score, double specificity) {}
+
+  final String table;
+  double denseTable = Double.NaN;
+  double lexicalTable;
+  final List<ColumnHit> denseColumns = new ArrayList<>();
+  final List<ColumnHit> lexicalColumns = new ArrayList<>();
+  double denseQuery = Double.NaN;
+  /** The table's own evidence, before module evidence is added. */
+  double tableScore;
+  /** Its module ("" when the schema has none). */
+  String module = "";
+  double fused;
+
+  TableEvidence(String table) {
+    this.table = table;
+  }
+
+  public String table() {
+    return table;
+  }
+
+  public double fused() {
+    return fused;
+  }
+
+  public double denseTable() {
+    return denseTable;
+  }
+
+  public double lexicalTable() {
+    return lexicalTable;
+  }
+
+  public List<ColumnHit> denseColumns() {
+    return List.copyOf(denseColumns);
+  }
+
+  public List<ColumnHit> lexicalColumns() {
+    return List.copyOf(lexicalColumns);
+  }
+
+  /** Columns with evidence, best dense hit first. */
+  List<String> matchedColumns() {
+    List<String> out = new ArrayList<>();
+    denseColumns.forEach(c -> out.add(c.column()));
+    lexicalColumns.forEach(c -> out.add(c.column()));
+    return out.stream().distinct().toList();
+  }
+}

@@ -1,0 +1,35 @@
+package dev.schemarag.core.search;
+
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.LowerCaseFilter;
+import org.apache.lucene.analysis.StopFilter;
+import org.apache.lucene.analysis.TokenStream;
+import org.apache.lucene.analysis.Tokenizer;
+import org.apache.lucene.analysis.en.EnglishAnalyzer;
+import org.apache.lucene.analysis.en.EnglishPossessiveFilter;
+import org.apache.lucene.analysis.en.PorterStemFilter;
+import org.apache.lucene.analysis.miscellaneous.WordDelimiterGraphFilter;
+import org.apache.lucene.analysis.standard.StandardTokenizer;
+
+/**
+ * Text analysis for schema text and questions: identifiers split on snake_case and camelCase
+ * ({@code CustomerID} and {@code customer_id} both give "custom" "id" after stemming), lower case,
+ * English stop words removed, Porter stems.
+ */
+public final class SchemaAnalyzer extends Analyzer {
+
+  @Override
+  protected TokenStreamComponents createComponents(String fieldName) {
+    Tokenizer source = new StandardTokenizer();
+    int flags = WordDelimiterGraphFilter.GENERATE_WORD_PARTS
+        | WordDelimiterGraphFilter.GENERATE_NUMBER_PARTS
+        | WordDelimiterGraphFilter.SPLIT_ON_CASE_CHANGE
+        | WordDelimiterGraphFilter.SPLIT_ON_NUMERICS;
+    TokenStream ts = new WordDelimiterGraphFilter(source, flags, null);
+    ts = new LowerCaseFilter(ts);
+    ts = new EnglishPossessiveFilter(ts);
+    ts = new StopFilter(ts, EnglishAnalyzer.ENGLISH_STOP_WORDS_SET);
+    ts = new PorterStemFilter(ts);
+    return new TokenStreamComponents(source, ts);
+  }
+}

@@ -1,0 +1,144 @@
+package dev.schemarag.core.source;
+
+import dev.schemarag.core.schema.Column;
+import dev.schemarag.core.schema.ForeignKey;
+import dev.schemarag.core.schema.SchemaModel;
+import dev.schemarag.core.schema.Table;
+import dev.schemarag.core.store.ConnectionSource;
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Reads tables, columns (type, nullability, default, comment, primary key), foreign keys and
+ * comments from a live PostgreSQL catalog. A table of schema {@code public} is named by its table
+ * name, others as {@code schema.table}; a non-public schema is the table's module.
+ */
+public final class PgCatalogReader {
+
+  private final ConnectionSource db;
+
+  public PgCatalogReader(ConnectionSource db) {
+    this.db = db;
+  }
+
+  /** The model name of a table: bare for public, qualified otherwise. */
+  public static String modelName(String schema, String table) {
+    return "public".equals(schema) ? table : schema + "." + table;
+  }
+
+  /** Every ordinary, partitioned and foreign table and view of the given schemas. */
+  public SchemaModel read(String databaseId, List<String> schemas) throws SQLException {
+    try (Connection c = db.open()) {
+      Map<Long, String[]> rels = relations(c, schemas);
+      Map<Long, List<Column>> columns = columns(c, rels.keySet());
+      Map<Long, List<String>> pks = primaryKeys(c, rels.keySet());
+      List<ForeignKey> fks = foreignKeys(c, rels.keySet());
+      Map<String, String> refs = new HashMap<>();
+      for (ForeignKey fk : fks) {
+        if (fk.fromColumns().size() == 1) {
+          refs.put(fk.fromTable() + "\u0000" + fk.fromColumns().get(0), fk.toTable() + "." + fk.toColumns().get(0));
+        }
+      }
+      List<Table> tables = new ArrayList<>();
+      for (var e : rels.entrySet()) {
+        String[] r = e.getValue();
+        String name = modelName(r[0], r[1]);
+        List<String> pk = pks.getOrDefault(e.getKey(), List.of());
+        List<Column> cols = new ArrayList<>();
+        for (Column col : columns.getOrDefault(e.getKey(), List.of())) {
+          cols.add(new Column(col.name(), col.type(), col.nullable(), col.defaultValue(), col.comment(),
+              pk.contains(col.name()), Optional.ofNullable(refs.get(name + "\u0000" + col.name()))));
+        }
+        tables.add(new Table(name, Optional.ofNullable(r[2]), cols, "public".equals(r[0]) ? Optional.empty() : Optional.of(r[0])));
+      }
+      return new SchemaModel(databaseId, tables, fks);
+    }
+  }
+
+  private static Map<Long, String[]> relations(Connection c, List<String> schemas) throws SQLException {
+    Map<Long, String[]> out = new LinkedHashMap<>();
+    try (PreparedStatement ps = c.prepareStatement(
+        "SELECT c.oid, n.nspname, c.relname, obj_description(c.oid, 'pg_class') FROM pg_class c"
+            + " JOIN pg_namespace n ON n.oid = c.relnamespace"
+            + " WHERE c.relkind IN ('r', 'p', 'v', 'm', 'f') AND NOT c.relispartition AND n.nspname = ANY (?)"
+            + " ORDER BY n.nspname, c.relname")) {
+      ps.setArray(1, c.createArrayOf("text", schemas.toArray()));
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          out.put(rs.getLong(1), new String[] {rs.getString(2), rs.getString(3), rs.getString(4)});
+        }
+      }
+    }
+    return out;
+  }
+
+  private static Array oids(Connection c, java.util.Collection<Long> ids) throws SQLException {
+    return c.createArrayOf("int8", ids.toArray());
+  }
+
+  private static Map<Long, List<Column>> columns(Connection c, java.util.Collection<Long> rels) throws SQLException {
+    Map<Long, List<Column>> out = new HashMap<>();
+    try (PreparedStatement ps = c.prepareStatement(
+        "SELECT a.attrelid::int8, a.attname, format_type(a.atttypid, a.atttypmod), a.attnotnull,"
+            + " pg_get_expr(d.adbin, d.adrelid), col_description(a.attrelid, a.attnum)"
+            + " FROM pg_attribute a LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum"
+            + " WHERE a.attrelid::int8 = ANY (?) AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attrelid, a.attnum")) {
+      ps.setArray(1, oids(c, rels));
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          out.computeIfAbsent(rs.getLong(1), k -> new ArrayList<>()).add(new Column(rs.getString(2), rs.getString(3),
+              !rs.getBoolean(4), Optional.ofNullable(rs.getString(5)), Optional.ofNullable(rs.getString(6)), false, Optional.empty()));
+        }
+      }
+    }
+    return out;
+  }
+
+  private static Map<Long, List<String>> primaryKeys(Connection c, java.util.Collection<Long> rels) throws SQLException {
+    Map<Long, List<String>> out = new HashMap<>();
+    try (PreparedStatement ps = c.prepareStatement(
+        "SELECT con.conrelid::int8, a.attname FROM pg_constraint con"
+            + " CROSS JOIN LATERAL unnest(con.conkey) WITH ORDINALITY AS k(attnum, ord)"
+            + " JOIN pg_attribute a ON a.attrelid = con.conrelid AND a.attnum = k.attnum"
+            + " WHERE con.contype = 'p' AND con.conrelid::int8 = ANY (?) ORDER BY con.conrelid, k.ord")) {
+      ps.setArray(1, oids(c, rels));
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          out.computeIfAbsent(rs.getLong(1), k -> new ArrayList<>()).add(rs.getString(2));
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Foreign keys from the given tables (outgoing); the model derives incoming ones. */
+  private static List<ForeignKey> foreignKeys(Connection c, java.util.Collection<Long> rels) throws SQLException {
+    List<ForeignKey> out = new ArrayList<>();
+    try (PreparedStatement ps = c.prepareStatement(
+        "SELECT con.conname, fn.nspname, ft.relname, tn.nspname, tt.relname,"
+            + " ARRAY(SELECT a.attname FROM unnest(con.conkey) WITH ORDINALITY k(n, o) JOIN pg_attribute a ON a.attrelid = con.conrelid AND a.attnum = k.n ORDER BY k.o)::text[],"
+            + " ARRAY(SELECT a.attname FROM unnest(con.confkey) WITH ORDINALITY k(n, o) JOIN pg_attribute a ON a.attrelid = con.confrelid AND a.attnum = k.n ORDER BY k.o)::text[]"
+            + " FROM pg_constraint con JOIN pg_class ft ON ft.oid = con.conrelid JOIN pg_namespace fn ON fn.oid = ft.relnamespace"
+            + " JOIN pg_class tt ON tt.oid = con.confrelid JOIN pg_namespace tn ON tn.oid = tt.relnamespace"
+            + " WHERE con.contype = 'f' AND con.conrelid::int8 = ANY (?) ORDER BY con.conname")) {
+      ps.setArray(1, oids(c, rels));
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          out.add(new ForeignKey(rs.getString(1), modelName(rs.getString(2), rs.getString(3)),
+              List.of((String[]) rs.getArray(6).getArray()), modelName(rs.getString(4), rs.getString(5)),
+              List.of((String[]) rs.getArray(7).getArray())));
+        }
+      }
+    }
+    return out;
+  }
+}

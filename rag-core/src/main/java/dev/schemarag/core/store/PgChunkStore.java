@@ -1,0 +1,214 @@
+package dev.schemarag.core.store;
+
+import com.pgvector.PGvector;
+import dev.schemarag.core.chunk.Chunk;
+import dev.schemarag.core.chunk.ChunkKind;
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Chunks and their vectors in pgvector: one row per chunk id, an HNSW (cosine) index. Writes are
+ * idempotent upserts guarded by version, so replaying an older step never regresses the index.
+ * Vectors are always bound as parameters.
+ */
+public final class PgChunkStore {
+
+  private static final Logger LOG = LoggerFactory.getLogger(PgChunkStore.class);
+  public static final String SCHEMA = "schemarag_index";
+
+  /** Kinds that dense search queries, each with its own HNSW index. */
+  public static final java.util.List<ChunkKind> SEARCHED_KINDS = java.util.List.of(ChunkKind.OVERVIEW, ChunkKind.COLUMN, ChunkKind.QUERY);
+
+  private final ConnectionSource db;
+
+  public PgChunkStore(ConnectionSource db) {
+    this.db = db;
+  }
+
+  /** What is stored of a chunk: enough to diff against new chunks. */
+  public record Stored(String id, String table, ChunkKind kind, String contentHash, String embedHash, String modelId, long version) {}
+
+  /**
+   * Creates the schema when missing. A stored vector dimension that differs from {@code dimension}
+   * means another model: the chunk table is recreated, so everything is re-embedded.
+   */
+  public void ensureSchema(int dimension) throws SQLException {
+    try (Connection c = db.open(); Statement s = c.createStatement()) {
+      s.execute("CREATE EXTENSION IF NOT EXISTS vector");
+      s.execute("CREATE SCHEMA IF NOT EXISTS " + SCHEMA);
+      int stored = storedDimension(c);
+      if (stored > 0 && stored != dimension) {
+        LOG.warn("stored vectors have {} dimensions, the model has {}: dropping the chunk table to re-embed", stored, dimension);
+        s.execute("DROP TABLE " + SCHEMA + ".chunks");
+      }
+      s.execute("CREATE TABLE IF NOT EXISTS " + SCHEMA + ".chunks ("
+          + "id text PRIMARY KEY, database_id text NOT NULL, table_name text NOT NULL, kind text NOT NULL, subject text,"
+          + " related_tables text[] NOT NULL, keywords text[] NOT NULL, token_estimate int NOT NULL,"
+          + " embed_text text NOT NULL, prompt_text text NOT NULL, embed_hash text NOT NULL, content_hash text NOT NULL,"
+          + " model_id text NOT NULL, embedding vector(" + dimension + ") NOT NULL, version bigint NOT NULL,"
+          + " updated_at timestamptz NOT NULL DEFAULT now())");
+      s.execute("DROP INDEX IF EXISTS " + SCHEMA + ".chunks_embedding_hnsw");
+      // One partial HNSW index per searched kind: a filtered scan of one big graph loses to a
+      // sequential scan in the planner's eyes, a graph per kind does not.
+      for (ChunkKind kind : SEARCHED_KINDS) {
+        s.execute("CREATE INDEX IF NOT EXISTS chunks_hnsw_" + kind.label() + " ON " + SCHEMA
+            + ".chunks USING hnsw (embedding vector_cosine_ops) WHERE kind = '" + kind.label() + "'");
+      }
+      s.execute("CREATE INDEX IF NOT EXISTS chunks_table ON " + SCHEMA + ".chunks (database_id, table_name)");
+      s.execute("CREATE TABLE IF NOT EXISTS " + SCHEMA + ".embedding_cache ("
+          + "model_id text NOT NULL, text_hash text NOT NULL, embedding vector NOT NULL, created_at timestamptz NOT NULL DEFAULT now(),"
+          + " PRIMARY KEY (model_id, text_hash))");
+    }
+  }
+
+  private static int storedDimension(Connection c) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(
+        "SELECT a.atttypmod FROM pg_attribute a JOIN pg_class t ON t.oid = a.attrelid JOIN pg_namespace n ON n.oid = t.relnamespace"
+            + " WHERE n.nspname = ? AND t.relname = 'chunks' AND a.attname = 'embedding'")) {
+      ps.setString(1, SCHEMA);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() ? rs.getInt(1) : -1;
+      }
+    }
+  }
+
+  /** Stored chunks of one database (all tables, or one table when given), by id. */
+  public Map<String, Stored> stored(String databaseId, Optional<String> table) throws SQLException {
+    String sql = "SELECT id, table_name, kind, content_hash, embed_hash, model_id, version FROM " + SCHEMA + ".chunks WHERE database_id = ?"
+        + (table.isPresent() ? " AND table_name = ?" : "");
+    Map<String, Stored> out = new HashMap<>();
+    try (Connection c = db.open(); PreparedStatement ps = c.prepareStatement(sql)) {
+      ps.setString(1, databaseId);
+      if (table.isPresent()) {
+        ps.setString(2, table.get());
+      }
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          out.put(rs.getString(1), new Stored(rs.getString(1), rs.getString(2), ChunkKind.valueOf(rs.getString(3).toUpperCase()),
+              rs.getString(4), rs.getString(5), rs.getString(6), rs.getLong(7)));
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Inserts or updates chunks with their vectors; a stored row with a higher version wins. */
+  public int upsert(List<Chunk> chunks, List<float[]> vectors, String modelId, long version) throws SQLException {
+    if (chunks.size() != vectors.size()) {
+      throw new IllegalArgumentException(chunks.size() + " chunks but " + vectors.size() + " vectors");
+    }
+    if (chunks.isEmpty()) {
+      return 0;
+    }
+    String sql = "INSERT INTO " + SCHEMA + ".chunks (id, database_id, table_name, kind, subject, related_tables, keywords,"
+        + " token_estimate, embed_text, prompt_text, embed_hash, content_hash, model_id, embedding, version)"
+        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        + " ON CONFLICT (id) DO UPDATE SET database_id = EXCLUDED.database_id, table_name = EXCLUDED.table_name,"
+        + " kind = EXCLUDED.kind, subject = EXCLUDED.subject, related_tables = EXCLUDED.related_tables,"
+        + " keywords = EXCLUDED.keywords, token_estimate = EXCLUDED.token_estimate, embed_text = EXCLUDED.embed_text,"
+        + " prompt_text = EXCLUDED.prompt_text, embed_hash = EXCLUDED.embed_hash, content_hash = EXCLUDED.content_hash,"
+        + " model_id = EXCLUDED.model_id, embedding = EXCLUDED.embedding, version = EXCLUDED.version, updated_at = now()"
+        + " WHERE " + SCHEMA + ".chunks.version <= EXCLUDED.version";
+    int written = 0;
+    try (Connection c = db.open()) {
+      PGvector.registerTypes(c);
+      c.setAutoCommit(false);
+      try (PreparedStatement ps = c.prepareStatement(sql)) {
+        for (int i = 0; i < chunks.size(); i++) {
+          Chunk k = chunks.get(i);
+          ps.setString(1, k.id());
+          ps.setString(2, k.databaseId());
+          ps.setString(3, k.table());
+          ps.setString(4, k.kind().label());
+          ps.setString(5, k.subject().orElse(null));
+          ps.setArray(6, textArray(c, k.relatedTables()));
+          ps.setArray(7, textArray(c, k.keywords()));
+          ps.setInt(8, k.tokenEstimate());
+          ps.setString(9, k.embedText());
+          ps.setString(10, k.promptText());
+          ps.setString(11, k.embedHash());
+          ps.setString(12, k.contentHash());
+          ps.setString(13, modelId);
+          ps.setObject(14, new PGvector(vectors.get(i)));
+          ps.setLong(15, version);
+          ps.addBatch();
+        }
+        for (int n : ps.executeBatch()) {
+          written += Math.max(n, 0);
+        }
+        c.commit();
+      } catch (SQLException e) {
+        c.rollback();
+        throw e;
+      }
+    }
+    return written;
+  }
+
+  private static Array textArray(Connection c, List<String> values) throws SQLException {
+    return c.createArrayOf("text", values.toArray());
+  }
+
+  /** Deletes chunks by id unless a newer version has rewritten them. */
+  public int delete(Collection<String> ids, long version) throws SQLException {
+    if (ids.isEmpty()) {
+      return 0;
+    }
+    try (Connection c = db.open();
+         PreparedStatement ps = c.prepareStatement("DELETE FROM " + SCHEMA + ".chunks WHERE id = ANY (?) AND version <= ?")) {
+      ps.setArray(1, textArray(c, List.copyOf(ids)));
+      ps.setLong(2, version);
+      return ps.executeUpdate();
+    }
+  }
+
+  /**
+   * Reclaims dead rows after bulk rewrites: deleted chunks otherwise stay in the HNSW graph and
+   * slow every filtered scan until autovacuum comes by.
+   */
+  public void vacuum() throws SQLException {
+    try (Connection c = db.open(); Statement s = c.createStatement()) {
+      c.setAutoCommit(true);
+      s.execute("VACUUM ANALYZE " + SCHEMA + ".chunks");
+    }
+  }
+
+  /** Every stored vector of one database by chunk id (the engine's in-memory copy). */
+  public Map<String, float[]> vectors(String databaseId) throws SQLException {
+    Map<String, float[]> out = new HashMap<>();
+    try (Connection c = db.open()) {
+      PGvector.registerTypes(c);
+      try (PreparedStatement ps = c.prepareStatement("SELECT id, embedding FROM " + SCHEMA + ".chunks WHERE database_id = ?")) {
+        ps.setString(1, databaseId);
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            out.put(rs.getString(1), ((PGvector) rs.getObject(2)).toArray());
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  public long count(String databaseId) throws SQLException {
+    try (Connection c = db.open(); PreparedStatement ps = c.prepareStatement("SELECT count(*) FROM " + SCHEMA + ".chunks WHERE database_id = ?")) {
+      ps.setString(1, databaseId);
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        return rs.getLong(1);
+      }
+    }
+  }
+}

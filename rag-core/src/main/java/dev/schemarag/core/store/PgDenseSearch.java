@@ -1,0 +1,98 @@
+package dev.schemarag.core.store;
+
+import com.pgvector.PGvector;
+import dev.schemarag.core.chunk.ChunkKind;
+import dev.schemarag.core.retrieval.DenseSearch;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Dense search of one database's chunks in pgvector over one open connection and a prepared
+ * statement: a question costs one round trip per chunk kind, no connection set-up. Not for
+ * concurrent use; give each worker its own.
+ */
+public final class PgDenseSearch implements DenseSearch, AutoCloseable {
+
+  /** HNSW candidate list: wide enough that filtering by database and kind still fills the limit. */
+  static final int EF_SEARCH = 200;
+
+  private final ConnectionSource source;
+  private final String databaseId;
+  private Connection connection;
+  private final java.util.Map<ChunkKind, PreparedStatement> queries = new java.util.EnumMap<>(ChunkKind.class);
+
+  public PgDenseSearch(ConnectionSource source, String databaseId) {
+    this.source = source;
+    this.databaseId = databaseId;
+  }
+
+  private void open() throws SQLException {
+    if (connection != null && !connection.isClosed()) {
+      return;
+    }
+    connection = source.open();
+    PGvector.registerTypes(connection);
+    try (Statement s = connection.createStatement()) {
+      s.execute("SET hnsw.ef_search = " + EF_SEARCH);
+      // A filtered HNSW scan must look past ef_search candidates, or filtered-out rows starve the result.
+      s.execute("SET hnsw.iterative_scan = relaxed_order");
+      // This connection runs only k-NN queries. The planner prices a 4,500-row exact scan below the
+      // HNSW scan (measured: 8-20 ms against 3 ms), so its alternatives are switched off here.
+      s.execute("SET enable_seqscan = off");
+      s.execute("SET enable_bitmapscan = off");
+    }
+    queries.clear();
+    for (ChunkKind kind : PgChunkStore.SEARCHED_KINDS) {
+      // The kind is a constant of the statement so that the planner picks that kind's partial index.
+      queries.put(kind, connection.prepareStatement("SELECT table_name, subject, 1 - (embedding <=> ?) AS sim FROM "
+          + PgChunkStore.SCHEMA + ".chunks WHERE kind = '" + kind.label() + "' AND database_id = ?"
+          + " ORDER BY embedding <=> ? LIMIT ?"));
+    }
+  }
+
+  @Override
+  public synchronized List<Hit> nearest(ChunkKind kind, float[] vector, int limit) {
+    try {
+      open();
+      PreparedStatement query = queries.get(kind);
+      if (query == null) {
+        throw new IllegalArgumentException("dense search covers " + PgChunkStore.SEARCHED_KINDS + ", not " + kind);
+      }
+      PGvector v = new PGvector(vector);
+      query.setObject(1, v);
+      query.setString(2, databaseId);
+      query.setObject(3, v);
+      query.setInt(4, limit);
+      List<Hit> out = new ArrayList<>(limit);
+      try (ResultSet rs = query.executeQuery()) {
+        while (rs.next()) {
+          out.add(new Hit(rs.getString(1), Optional.ofNullable(rs.getString(2)), rs.getDouble(3)));
+        }
+      }
+      // relaxed_order may return slightly out of order: the output is always by descending similarity.
+      out.sort((a, b) -> Double.compare(b.similarity(), a.similarity()));
+      return out;
+    } catch (SQLException e) {
+      close();
+      throw new StoreException("dense search failed: " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public synchronized void close() {
+    try {
+      if (connection != null) {
+        connection.close();
+      }
+    } catch (SQLException ignored) {
+      // closing a broken connection
+    }
+    connection = null;
+  }
+}
