@@ -1,0 +1,49 @@
+package dev.schemarag.core.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.schemarag.core.schema.Column;
+import dev.schemarag.core.schema.SchemaModel;
+import dev.schemarag.core.schema.Table;
+import dev.schemarag.core.source.PgCatalogReader;
+import dev.schemarag.infra.TestInfra;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+@Tag("integration")
+class PgCatalogReaderIT {
+
+  @Test
+  void readsColumnsKeysCommentsAndForeignKeysBothWays() throws Exception {
+    String schema = "it_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
+    ConnectionSource db = ConnectionSource.of(TestInfra.postgresUrl(), null, null);
+    try (Connection c = db.open(); Statement s = c.createStatement()) {
+      s.execute("CREATE SCHEMA " + schema);
+      s.execute("CREATE TABLE " + schema + ".customers (customer_id bigint PRIMARY KEY, email text NOT NULL, tier text DEFAULT 'basic')");
+      s.execute("CREATE TABLE " + schema + ".orders (order_id bigint PRIMARY KEY, customer_id bigint REFERENCES " + schema
+          + ".customers, total numeric(12,2))");
+      s.execute("COMMENT ON TABLE " + schema + ".orders IS 'Customer orders'");
+      s.execute("COMMENT ON COLUMN " + schema + ".orders.total IS 'Order total with tax'");
+    }
+    SchemaModel m = new PgCatalogReader(db).read("erp", List.of(schema));
+
+    Table orders = m.table(schema + ".orders").orElseThrow();
+    assertThat(orders.comment()).contains("Customer orders");
+    assertThat(orders.module()).contains(schema);
+    assertThat(orders.primaryKey()).containsExactly("order_id");
+    Column total = orders.column("total").orElseThrow();
+    assertThat(total.type()).isEqualTo("numeric(12,2)");
+    assertThat(total.comment()).contains("Order total with tax");
+    assertThat(orders.column("customer_id").orElseThrow().references()).contains(schema + ".customers.customer_id");
+    Table customers = m.table(schema + ".customers").orElseThrow();
+    assertThat(customers.column("email").orElseThrow().nullable()).isFalse();
+    assertThat(customers.column("tier").orElseThrow().defaultValue()).contains("'basic'::text");
+    assertThat(m.outgoing(schema + ".orders")).hasSize(1);
+    assertThat(m.incoming(schema + ".customers")).hasSize(1);
+    assertThat(m.neighbours(schema + ".customers")).containsExactly(schema + ".orders");
+  }
+}

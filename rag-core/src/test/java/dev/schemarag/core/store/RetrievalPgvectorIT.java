@@ -1,0 +1,177 @@
+package dev.schemarag.core.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.schemarag.core.chunk.Chunk;
+import dev.schemarag.core.chunk.ChunkKind;
+import dev.schemarag.core.chunk.Chunker;
+import dev.schemarag.core.embed.CachingEmbedder;
+import dev.schemarag.core.embed.Langchain4jEmbedder;
+import dev.schemarag.core.index.IndexSync;
+import dev.schemarag.core.retrieval.PacketTable;
+import dev.schemarag.core.retrieval.RetrievalSettings;
+import dev.schemarag.core.retrieval.SchemaContextPacket;
+import dev.schemarag.core.retrieval.SchemaIndex;
+import dev.schemarag.core.retrieval.SchemaRetriever;
+import dev.schemarag.core.schema.Column;
+import dev.schemarag.core.schema.ForeignKey;
+import dev.schemarag.core.schema.SchemaModel;
+import dev.schemarag.core.schema.Table;
+import dev.schemarag.infra.TestInfra;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/** The retrieval engine over a real pgvector index with the real default embedding model. */
+@Tag("integration")
+class RetrievalPgvectorIT {
+
+  private static ConnectionSource db;
+  private static PgChunkStore store;
+  private static Langchain4jEmbedder model;
+
+  @BeforeAll
+  static void start() throws Exception {
+    db = ConnectionSource.of(TestInfra.postgresUrl(), null, null);
+    store = new PgChunkStore(db);
+    model = Langchain4jEmbedder.create("all-minilm-l6-v2", null, null, 32);
+    store.ensureSchema(model.dimension());
+  }
+
+  private static Table table(String name, String module, String comment, Column... columns) {
+    return new Table(name, Optional.of(comment), List.of(columns), Optional.of(module));
+  }
+
+  private static Column pk(String name) {
+    return new Column(name, "bigint", false, Optional.empty(), Optional.empty(), true, Optional.empty());
+  }
+
+  private static Column col(String name, String type, String comment) {
+    return new Column(name, type, true, Optional.empty(), Optional.of(comment), false, Optional.empty());
+  }
+
+  private static ForeignKey fk(String from, String col, String to, String toCol) {
+    return new ForeignKey(from + "_" + col + "_fk", from, List.of(col), to, List.of(toCol));
+  }
+
+  /** A small ERP: HR, sales and inventory modules, 13 tables. */
+  static SchemaModel erp(String db, String salaryComment) {
+    List<Table> t = new ArrayList<>();
+    t.add(table("hr.employees", "hr", "People employed by the company", pk("employee_id"), col("full_name", "text", "Employee name"),
+        col("department_id", "bigint", "Department the employee works in"), col("salary", "numeric", salaryComment),
+        col("hired_on", "date", "First working day")));
+    t.add(table("hr.departments", "hr", "Organisational units", pk("department_id"), col("name", "text", "Department name"),
+        col("manager_id", "bigint", "Employee who leads the department")));
+    t.add(table("hr.leave_requests", "hr", "Vacation and sick leave requests", pk("leave_id"), col("employee_id", "bigint", "Who asks"),
+        col("starts_on", "date", "First day of leave"), col("days", "int", "Number of days off")));
+    t.add(table("hr.payroll_runs", "hr", "Monthly salary payments", pk("run_id"), col("paid_on", "date", "Payment date"),
+        col("total_paid", "numeric", "Sum of all salaries paid")));
+    t.add(table("sales.customers", "sales", "Companies and people who buy from us", pk("customer_id"),
+        col("company_name", "text", "Customer name"), col("country", "text", "Country of the billing address")));
+    t.add(table("sales.orders", "sales", "Customer orders", pk("order_id"), col("customer_id", "bigint", "Who ordered"),
+        col("ordered_at", "timestamptz", "Checkout time"), col("total_amount", "numeric", "Order total with tax")));
+    t.add(table("sales.order_items", "sales", "Lines of an order", pk("item_id"), col("order_id", "bigint", "The order"),
+        col("product_id", "bigint", "What was ordered"), col("quantity", "int", "How many units")));
+    t.add(table("sales.invoices", "sales", "Invoices sent to customers", pk("invoice_id"), col("order_id", "bigint", "Invoiced order"),
+        col("due_on", "date", "Payment due date"), col("paid", "boolean", "Whether the invoice was paid")));
+    t.add(table("inventory.products", "inventory", "Things we sell", pk("product_id"), col("sku", "text", "Stock keeping unit"),
+        col("title", "text", "Product name"), col("unit_price", "numeric", "List price per unit")));
+    t.add(table("inventory.warehouses", "inventory", "Storage locations", pk("warehouse_id"), col("city", "text", "Where it is")));
+    t.add(table("inventory.stock_levels", "inventory", "Units on hand per product and warehouse", pk("stock_id"),
+        col("product_id", "bigint", "Product"), col("warehouse_id", "bigint", "Warehouse"), col("on_hand", "int", "Units in stock")));
+    t.add(table("inventory.suppliers", "inventory", "Vendors we buy products from", pk("supplier_id"), col("vendor_name", "text", "Supplier name")));
+    t.add(table("inventory.purchase_orders", "inventory", "Orders we place with suppliers", pk("po_id"),
+        col("supplier_id", "bigint", "Supplier"), col("expected_on", "date", "Expected delivery")));
+    List<ForeignKey> fks = List.of(fk("hr.employees", "department_id", "hr.departments", "department_id"),
+        fk("hr.departments", "manager_id", "hr.employees", "employee_id"),
+        fk("hr.leave_requests", "employee_id", "hr.employees", "employee_id"),
+        fk("sales.orders", "customer_id", "sales.customers", "customer_id"),
+        fk("sales.order_items", "order_id", "sales.orders", "order_id"),
+        fk("sales.order_items", "product_id", "inventory.products", "product_id"),
+        fk("sales.invoices", "order_id", "sales.orders", "order_id"),
+        fk("inventory.stock_levels", "product_id", "inventory.products", "product_id"),
+        fk("inventory.stock_levels", "warehouse_id", "inventory.warehouses", "warehouse_id"),
+        fk("inventory.purchase_orders", "supplier_id", "inventory.suppliers", "supplier_id"));
+    return new SchemaModel(db, t, fks);
+  }
+
+  @Test
+  void indexesOnceEmbedsNothingTwiceAndReembedsOnlyTheChangedColumn() throws Exception {
+    String dbId = "it-" + UUID.randomUUID();
+    CachingEmbedder embedder = new CachingEmbedder(model, new PgEmbeddingCache(db));
+    IndexSync sync = new IndexSync(store, embedder, 32);
+    List<Chunk> chunks = Chunker.chunkAll(erp(dbId, "Gross monthly salary"), Map.of());
+
+    IndexSync.Result first = sync.sync(dbId, Optional.empty(), chunks, 1, n -> { });
+    assertThat(first.added()).isEqualTo(chunks.size());
+    assertThat(store.count(dbId)).isEqualTo(chunks.size());
+
+    IndexSync.Result again = sync.sync(dbId, Optional.empty(), chunks, 2, n -> { });
+    assertThat(again.unchanged()).isEqualTo(chunks.size());
+    assertThat(again.embedded()).isZero();
+
+    List<Chunk> changed = Chunker.chunkAll(erp(dbId, "Yearly base pay before tax"), Map.of());
+    IndexSync.Result comment = sync.sync(dbId, Optional.of("hr.employees"),
+        changed.stream().filter(c -> c.table().equals("hr.employees")).toList(), 3, n -> { });
+    assertThat(comment.updated()).isEqualTo(1);
+    assertThat(comment.embedded()).isEqualTo(1);
+    assertThat(comment.added() + comment.removed()).isZero();
+
+    // Replaying an older version never regresses the index.
+    assertThat(store.upsert(chunks.subList(0, 1), List.of(model.embed("stale")), model.modelId(), 0)).isZero();
+    assertThat(store.stored(dbId, Optional.empty()).values()).allSatisfy(s -> assertThat(s.modelId()).isEqualTo("all-minilm-l6-v2"));
+  }
+
+  @Test
+  void retrievesTheTablesAQuestionIsAboutWithScoresDescending() throws Exception {
+    String dbId = "it-" + UUID.randomUUID();
+    SchemaModel model0 = erp(dbId, "Gross monthly salary");
+    List<Chunk> chunks = Chunker.chunkAll(model0, Map.of());
+    new IndexSync(store, new CachingEmbedder(model, new PgEmbeddingCache(db)), 32).sync(dbId, Optional.empty(), chunks, 1, n -> { });
+    try (PgDenseSearch dense = new PgDenseSearch(db, dbId)) {
+      assertThat(dense.nearest(ChunkKind.COLUMN, model.embed("salary"), 3).get(0).subject()).contains("salary");
+      SchemaRetriever retriever = new SchemaRetriever(new SchemaIndex(model0, chunks, RetrievalSettings.DEFAULT), dense, model,
+          RetrievalSettings.DEFAULT);
+
+      SchemaContextPacket p = retriever.retrieve("What is the average salary per department?");
+      assertThat(p.tableNames()).contains("hr.employees", "hr.departments");
+      assertThat(p.tableNames().get(0)).startsWith("hr.");
+      assertThat(p.fullSchema()).isFalse();
+      assertThat(p.modules()).contains("hr");
+      for (int i = 1; i < p.ranking().size(); i++) {
+        assertThat(p.ranking().get(i).score()).isLessThanOrEqualTo(p.ranking().get(i - 1).score());
+      }
+      assertThat(p.fkEdges()).anySatisfy(fk -> assertThat(fk.joinCondition())
+          .isEqualTo("hr.employees.department_id = hr.departments.department_id"));
+      assertThat(p.timingsMs()).containsKeys("embed", "dense", "lexical", "fuse", "expand", "total");
+      assertThat(p.metrics()).containsKeys("candidates", "fk_added", "fk_blocked", "from_table_evidence", "from_column_evidence");
+      assertThat(p.toPrompt()).contains("hr.employees (employee_id bigint PK");
+
+      SchemaContextPacket stock = retriever.retrieve("How many units of each product are in stock in each warehouse?");
+      assertThat(stock.tableNames().get(0)).isEqualTo("inventory.stock_levels");
+      assertThat(stock.tableNames()).contains("inventory.products", "inventory.warehouses");
+    }
+  }
+
+  @Test
+  void aSmallSchemaIsSentWhole() throws Exception {
+    String dbId = "it-" + UUID.randomUUID();
+    SchemaModel full = erp(dbId, "Gross monthly salary");
+    SchemaModel small = new SchemaModel(dbId, full.tables().stream().filter(t -> t.name().startsWith("hr.")).toList(), full.foreignKeys());
+    List<Chunk> chunks = Chunker.chunkAll(small, Map.of());
+    new IndexSync(store, new CachingEmbedder(model, new PgEmbeddingCache(db)), 32).sync(dbId, Optional.empty(), chunks, 1, n -> { });
+    try (PgDenseSearch dense = new PgDenseSearch(db, dbId)) {
+      SchemaContextPacket p = new SchemaRetriever(new SchemaIndex(small, chunks, RetrievalSettings.DEFAULT), dense, model,
+          RetrievalSettings.DEFAULT).retrieve("Who asked for the most days of leave?");
+      assertThat(p.fullSchema()).isTrue();
+      assertThat(p.tables()).hasSize(4).allSatisfy(t -> assertThat(t.source()).isEqualTo("full_schema"));
+      assertThat(p.tables().get(0).name()).isEqualTo("hr.leave_requests");
+      assertThat(p.tables()).extracting(PacketTable::similarity).isSortedAccordingTo((a, b) -> Double.compare(b, a));
+    }
+  }
+}
