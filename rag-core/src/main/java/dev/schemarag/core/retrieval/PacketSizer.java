@@ -15,7 +15,7 @@ import java.util.Map;
 final class PacketSizer {
   private PacketSizer() {}
 
-  static final int MAX_MODULES = 4;
+  static final int MAX_MODULES = 5;
   static final int PER_MODULE = 4;
 
   static List<TableEvidence> choose(List<TableEvidence> ranked, RetrievalSettings s) {

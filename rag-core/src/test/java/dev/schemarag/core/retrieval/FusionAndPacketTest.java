@@ -133,6 +133,20 @@ class FusionAndPacketTest {
   }
 
   @Test
+  void aLinkTableBetweenTwoPacketTablesIsAddedAsABridge() {
+    // orders <- order_items -> products: the question names orders and products only.
+    SchemaModel model = new SchemaModel("db", List.of(
+        new Table("orders", Optional.empty(), List.of(Column.of("id", "int")), Optional.empty()),
+        new Table("products", Optional.empty(), List.of(Column.of("id", "int")), Optional.empty()),
+        new Table("order_items", Optional.empty(), List.of(Column.of("order_id", "int"), Column.of("product_id", "int")), Optional.empty())),
+        List.of(new ForeignKey("f1", "order_items", List.of("order_id"), "orders", List.of("id")),
+            new ForeignKey("f2", "order_items", List.of("product_id"), "products", List.of("id"))));
+    List<TableEvidence> ranked = List.of(fused("orders", "", 1.0), fused("products", "", 0.9), fused("order_items", "", 0.1));
+    FkExpansion.Outcome o = FkExpansion.expand(model, ranked.subList(0, 2), ranked, RetrievalSettings.DEFAULT);
+    assertThat(o.added()).extracting(TableEvidence::table).containsExactly("order_items");
+  }
+
+  @Test
   void joinPathsConnectPacketTablesThroughOthers() {
     SchemaModel model = star(2);
     assertThat(JoinHints.edgesWithin(model, List.of("t0", "hub"))).hasSize(1);
