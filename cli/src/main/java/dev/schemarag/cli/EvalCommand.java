@@ -85,6 +85,15 @@ final class EvalCommand implements Callable<Integer> {
     if (!Files.isRegularFile(questionsFile)) {
       throw new IllegalArgumentException("questions file " + questionsFile + " does not exist");
     }
+    // Output locations first: a run must not fail after minutes of work because a folder is missing.
+    for (Path out : new Path[] {jsonFile, evidenceFile}) {
+      if (out != null) {
+        createDirectories(out.toAbsolutePath().getParent());
+      }
+    }
+    if (reportDir != null) {
+      createDirectories(reportDir);
+    }
     SchemaModel model = SchemaJsonLoader.load(schemaFile);
     List<BenchQuestion> questions = BenchQuestion.load(questionsFile);
     if (limit != null) {
@@ -161,7 +170,6 @@ final class EvalCommand implements Callable<Integer> {
         System.out.println("wrote " + jsonFile);
       }
       if (reportDir != null) {
-        Files.createDirectories(reportDir);
         Path page = reportDir.resolve("report.html");
         Files.writeString(page, HtmlReport.render("schemarag retrieval: " + model.databaseId(), metrics, chunksPerSecond));
         System.out.println("wrote " + page);
@@ -179,6 +187,14 @@ final class EvalCommand implements Callable<Integer> {
       dense.close();
     }
     return 0;
+  }
+
+  private static void createDirectories(Path dir) {
+    try {
+      Files.createDirectories(dir);
+    } catch (java.io.IOException e) {
+      throw new IllegalArgumentException("cannot create the output folder " + dir + ": " + e.getMessage());
+    }
   }
 
   private static void print(RetrievalMetrics m, double chunksPerSecond) {
