@@ -1,0 +1,104 @@
+package dev.schemarag.core.sql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.schemarag.core.store.ConnectionSource;
+import dev.schemarag.infra.TestInfra;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/** Execution as the read-only role against the real PostgreSQL, guard bypassed on purpose. */
+@Tag("integration")
+class ReadOnlyExecutionIT {
+
+  private static final String ROLE = "schemarag_reader_it";
+  private static String schema;
+  private static ConnectionSource admin;
+  private static ConnectionSource reader;
+
+  @BeforeAll
+  static void setUp() throws Exception {
+    String url = TestInfra.postgresUrl();
+    admin = ConnectionSource.of(url, null, null);
+    schema = "ro_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
+    try (Connection c = admin.open(); Statement s = c.createStatement()) {
+      s.execute("CREATE SCHEMA " + schema);
+      s.execute("CREATE TABLE " + schema + ".orders (order_id int PRIMARY KEY, total numeric)");
+      s.execute("INSERT INTO " + schema + ".orders SELECT g, g * 10 FROM generate_series(1, 30) g");
+    }
+    ReadOnlyRole.ensure(admin, ROLE, "it-secret", List.of(schema));
+    reader = ConnectionSource.of(url.replaceAll("([?&])user=[^&]*&?", "$1").replaceAll("[?&]$", ""), ROLE, "it-secret");
+  }
+
+  private ReadOnlyExecutor executor(int timeoutMs) {
+    return new ReadOnlyExecutor(reader, timeoutMs);
+  }
+
+  @Test
+  void theRoleIsFitToRunGeneratedSql() throws SQLException {
+    assertThat(ReadOnlyRole.problems(admin, ROLE)).isEmpty();
+    ReadOnlyRole.ensure(admin, ROLE, "it-secret", List.of(schema)); // idempotent
+    assertThat(ReadOnlyRole.problems(admin, "postgres")).anySatisfy(p -> assertThat(p).contains("superuser"));
+  }
+
+  @Test
+  void aGuardedSelectRunsWithItsPlanAndRows() {
+    ReadOnlyExecutor.Outcome o = executor(5000).run(SqlGuard.capped("SELECT order_id, total FROM " + schema + ".orders ORDER BY 1", 25), 25, 3);
+    assertThat(o.ok()).isTrue();
+    assertThat(o.plan()).get().asString().isNotBlank();
+    assertThat(o.rows().orElseThrow().columns()).containsExactly("order_id", "total");
+    assertThat(o.rows().orElseThrow().rowCount()).isEqualTo(25);
+    assertThat(o.rows().orElseThrow().preview()).hasSize(3).first().isEqualTo(List.of("1", "10"));
+  }
+
+  @Test
+  void writesFailEvenWhenTheGuardIsBypassed() throws SQLException {
+    for (String write : List.of("DELETE FROM " + schema + ".orders", "UPDATE " + schema + ".orders SET total = 0",
+        "INSERT INTO " + schema + ".orders VALUES (99, 1)")) {
+      ReadOnlyExecutor.Outcome o = executor(5000).run(write, 10, 1);
+      assertThat(o.ok()).as(write).isFalse();
+      assertThat(o.error()).as(write).contains(ErrorClass.VALIDATION_BLOCK);
+      // the missing privilege (42501) is checked before the read-only transaction (25006) could refuse
+      assertThat(o.sqlState().orElseThrow()).as(write).isIn("42501", "25006");
+    }
+    // DDL cannot even be EXPLAINed; it fails before it could run.
+    for (String ddl : List.of("CREATE TABLE " + schema + ".x (a int)", "DROP TABLE " + schema + ".orders")) {
+      assertThat(executor(5000).run(ddl, 10, 1).ok()).as(ddl).isFalse();
+    }
+    // Outside any read-only transaction the role itself still may not write.
+    try (Connection c = reader.open(); Statement s = c.createStatement()) {
+      s.execute("SET default_transaction_read_only = off");
+      assertThatThrownBy(() -> s.execute("DELETE FROM " + schema + ".orders"))
+          .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getSQLState()).isEqualTo("42501"));
+    }
+    try (Connection c = admin.open(); Statement s = c.createStatement(); var rs = s.executeQuery("SELECT count(*) FROM " + schema + ".orders")) {
+      rs.next();
+      assertThat(rs.getInt(1)).isEqualTo(30);
+    }
+    try (Connection c = admin.open(); Statement s = c.createStatement();
+         var rs = s.executeQuery("SELECT to_regclass('" + schema + ".x') IS NULL")) {
+      rs.next();
+      assertThat(rs.getBoolean(1)).isTrue();
+    }
+  }
+
+  @Test
+  void failuresAreClassifiedBySqlState() {
+    ReadOnlyExecutor.Outcome timeout = executor(200).run("SELECT pg_sleep(2)", 1, 1);
+    assertThat(timeout.error()).contains(ErrorClass.QUERY_TIMEOUT);
+    assertThat(timeout.sqlState()).contains("57014");
+    assertThat(timeout.stage()).isEqualTo("execute");
+
+    ReadOnlyExecutor.Outcome missing = executor(5000).run("SELECT nope FROM " + schema + ".orders", 1, 1);
+    assertThat(missing.error()).contains(ErrorClass.SQL_ERROR);
+    assertThat(missing.sqlState()).contains("42703");
+    assertThat(missing.stage()).isEqualTo("explain");
+  }
+}
