@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.TreeMap;
+import dev.schemarag.core.text.EditDistance;
 
 /**
  * Configuration, resolved in this order: explicit overrides (command-line flags), then the
@@ -104,25 +105,10 @@ public final class SchemaragConfig {
 
   private static String suggestion(String name) {
     return ConfigKeys.ALL.stream()
-        .min(Comparator.comparingInt(k -> distance(k.name(), name)))
-        .filter(k -> distance(k.name(), name) <= 3)
+        .min(Comparator.comparingInt(k -> EditDistance.between(k.name(), name)))
+        .filter(k -> EditDistance.between(k.name(), name) <= 3)
         .map(k -> "; did you mean '" + k.name() + "'?")
         .orElse("");
-  }
-
-  private static int distance(String a, String b) {
-    int[] prev = new int[b.length() + 1];
-    for (int j = 0; j <= b.length(); j++) prev[j] = j;
-    for (int i = 1; i <= a.length(); i++) {
-      int[] cur = new int[b.length() + 1];
-      cur[0] = i;
-      for (int j = 1; j <= b.length(); j++) {
-        int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
-        cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + cost);
-      }
-      prev = cur;
-    }
-    return prev[b.length()];
   }
 
   public String get(ConfigKey key) {

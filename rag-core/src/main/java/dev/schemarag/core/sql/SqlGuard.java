@@ -36,10 +36,15 @@ public final class SqlGuard {
       "lo_", "dblink", "pg_advisory", "pg_try_advisory", "pg_read_", "pg_ls_", "pg_stat_file", "pg_file_",
       "pg_replication_", "pg_create_", "pg_drop_", "pg_stat_reset", "pg_copy_");
 
-  /** The guard's decision. */
-  public record Verdict(boolean allowed, String reason, String sql, List<String> tables) {
+  /**
+   * The guard's decision.
+   *
+   * @param unparseable the SQL could not be parsed: nothing can be verified, but nothing ran either,
+   *     so a repaired statement may be tried (unlike any other rejection)
+   */
+  public record Verdict(boolean allowed, String reason, String sql, List<String> tables, boolean unparseable) {
     static Verdict block(String reason) {
-      return new Verdict(false, reason, null, List.of());
+      return new Verdict(false, reason, null, List.of(), false);
     }
   }
 
@@ -57,7 +62,7 @@ public final class SqlGuard {
     try {
       parsed = CCJSqlParserUtil.parseStatements(sql);
     } catch (JSQLParserException e) {
-      return Verdict.block("not parseable SQL: " + firstLine(e));
+      return new Verdict(false, "not parseable SQL: " + firstLine(e), null, List.of(), true);
     }
     List<Statement> statements = parsed == null ? List.of() : parsed;
     if (statements.size() != 1) {
@@ -112,7 +117,7 @@ public final class SqlGuard {
       }
       used.add(n);
     }
-    return new Verdict(true, "ok", capped(sql, maxRows), List.copyOf(new java.util.LinkedHashSet<>(used)));
+    return new Verdict(true, "ok", capped(sql, maxRows), List.copyOf(new java.util.LinkedHashSet<>(used)), false);
   }
 
   static Optional<String> deniedFunction(String name) {

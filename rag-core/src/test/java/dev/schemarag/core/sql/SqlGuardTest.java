@@ -60,6 +60,13 @@ class SqlGuardTest {
   }
 
   @Test
+  void onlyAParseFailureIsMarkedRepairable() {
+    assertThat(SqlGuard.check("SELEC name FROM customers", PACKET, 10).unparseable()).isTrue();
+    assertThat(SqlGuard.check("DELETE FROM customers", PACKET, 10).unparseable()).isFalse();
+    assertThat(SqlGuard.check("SELECT * FROM salaries", PACKET, 10).unparseable()).isFalse();
+  }
+
+  @Test
   void noStatementOfTheAdversarialCorpusPasses() throws IOException {
     List<String> corpus = corpus();
     assertThat(corpus).hasSizeGreaterThanOrEqualTo(100);

@@ -1,0 +1,154 @@
+package dev.schemarag.core.answer;
+
+import dev.schemarag.core.chunk.Hashing;
+import dev.schemarag.core.embed.Embedder;
+import dev.schemarag.core.retrieval.SchemaContextPacket;
+import dev.schemarag.core.schema.Column;
+import dev.schemarag.core.schema.SchemaModel;
+import dev.schemarag.core.sql.ErrorClass;
+import dev.schemarag.core.sql.ReadOnlyExecutor;
+import dev.schemarag.core.sql.SqlGuard;
+import dev.schemarag.core.sql.SqlLint;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Answers one question from its context packet: generate SQL, guard it, lint it, EXPLAIN and run
+ * it read-only; on failure classify and retry only when a retry can help (sql_error: repair;
+ * query_timeout: once, simpler; everything else: never). Every attempt is recorded for the exam log.
+ */
+public final class AnswerEngine {
+
+  /** @param maxAttempts attempts per question (default 3) */
+  public record Settings(int maxAttempts, int maxRows, int previewRows) {
+    public static final Settings DEFAULT = new Settings(3, 1000, 20);
+  }
+
+  /** One attempt, as the exam log records it. */
+  public record Attempt(int number, String promptHash, Optional<String> sql, List<String> lintIssues,
+                        Optional<String> explainOutcome, Optional<ErrorClass> error, Optional<String> sqlState,
+                        String stage, Optional<String> message, long latencyMs) {}
+
+  /** The outcome of a question: an answer, or a classified failure; always with its attempts. */
+  public record Result(boolean answered, Optional<String> sql, List<String> tables, Optional<ReadOnlyExecutor.Rows> rows,
+                       Optional<ErrorClass> error, String stage, Optional<String> sqlState, String message, List<Attempt> attempts) {}
+
+  private final Optional<SqlGenerator> generator;
+  private final ReadOnlyExecutor executor;
+  private final SchemaModel model;
+  private final Optional<Embedder> embedder;
+  private final Settings settings;
+
+  public AnswerEngine(Optional<SqlGenerator> generator, ReadOnlyExecutor executor, SchemaModel model, Optional<Embedder> embedder,
+                      Settings settings) {
+    this.generator = generator;
+    this.executor = executor;
+    this.model = model;
+    this.embedder = embedder;
+    this.settings = settings;
+  }
+
+  public Result answer(String question, SchemaContextPacket packet, boolean execute) {
+    List<Attempt> attempts = new ArrayList<>();
+    if (generator.isEmpty()) {
+      return failed(ErrorClass.GENERATOR_UNAVAILABLE, "generation", Optional.empty(),
+          "no LLM is configured (llm.base.url, llm.model); the context packet is attached", Optional.empty(), attempts);
+    }
+    String first = Prompts.first(question, packet, List.of());
+    String prompt = first;
+    boolean simplified = false;
+    Optional<String> lastSql = Optional.empty();
+    Result last = null;
+    Map<String, Set<String>> columns = packetColumns(packet);
+    for (int n = 1; n <= settings.maxAttempts(); n++) {
+      long t0 = System.nanoTime();
+      String promptHash = Hashing.sha256(prompt).substring(0, 16);
+      String reply;
+      try {
+        reply = generator.get().complete(prompt);
+      } catch (SqlGenerator.GeneratorException e) {
+        attempts.add(new Attempt(n, promptHash, Optional.empty(), List.of(), Optional.empty(), Optional.of(ErrorClass.INFRA_FAILURE),
+            Optional.empty(), "generation", Optional.of(e.getMessage()), ms(t0)));
+        return failed(ErrorClass.INFRA_FAILURE, "generation", Optional.empty(), e.getMessage(), lastSql, attempts);
+      }
+      Optional<String> extracted = SqlExtractor.extract(reply);
+      if (extracted.isEmpty()) {
+        attempts.add(new Attempt(n, promptHash, Optional.empty(), List.of(), Optional.empty(), Optional.of(ErrorClass.SQL_ERROR),
+            Optional.empty(), "generation", Optional.of("the reply holds no SQL"), ms(t0)));
+        last = failed(ErrorClass.SQL_ERROR, "generation", Optional.empty(), "the model's reply holds no SQL", lastSql, attempts);
+        prompt = Prompts.repair(first, "", "your reply held no SQL statement", "");
+        continue;
+      }
+      String sql = extracted.get();
+      lastSql = Optional.of(sql);
+      List<SqlLint.Issue> issues = SqlLint.lint(sql, columns);
+      List<String> issueText = issues.stream().map(SqlLint.Issue::toString).toList();
+      if (SqlLint.hasErrors(issues)) {
+        // Lint errors go straight to repair: no guard verdict or EXPLAIN is spent on broken text.
+        String msg = String.join("; ", issueText);
+        attempts.add(new Attempt(n, promptHash, lastSql, issueText, Optional.empty(), Optional.of(ErrorClass.SQL_ERROR),
+            Optional.empty(), "lint", Optional.of(msg), ms(t0)));
+        last = failed(ErrorClass.SQL_ERROR, "lint", Optional.empty(), msg, lastSql, attempts);
+        prompt = Prompts.repair(first, sql, msg, "");
+        continue;
+      }
+      SqlGuard.Verdict verdict = SqlGuard.check(sql, packet.tableNames(), settings.maxRows());
+      if (!verdict.allowed()) {
+        ErrorClass c = verdict.unparseable() ? ErrorClass.SQL_ERROR : ErrorClass.VALIDATION_BLOCK;
+        attempts.add(new Attempt(n, promptHash, lastSql, issueText, Optional.empty(), Optional.of(c),
+            Optional.empty(), "guard", Optional.of(verdict.reason()), ms(t0)));
+        last = failed(c, "guard", Optional.empty(), verdict.reason(), lastSql, attempts);
+        if (!verdict.unparseable()) {
+          return last;
+        }
+        prompt = Prompts.repair(first, sql, verdict.reason(), "");
+        continue;
+      }
+      if (!execute) {
+        attempts.add(new Attempt(n, promptHash, lastSql, issueText, Optional.empty(), Optional.empty(), Optional.empty(), "guard",
+            Optional.empty(), ms(t0)));
+        return new Result(true, lastSql, verdict.tables(), Optional.empty(), Optional.empty(), "guard", Optional.empty(), "not executed",
+            attempts);
+      }
+      ReadOnlyExecutor.Outcome o = executor.run(verdict.sql(), settings.maxRows(), settings.previewRows());
+      attempts.add(new Attempt(n, promptHash, lastSql, issueText, o.plan().or(() -> o.stage().equals("explain") ? o.message() : Optional.empty()),
+          o.error(), o.sqlState(), o.stage(), o.message(), ms(t0)));
+      if (o.ok()) {
+        return new Result(true, lastSql, verdict.tables(), o.rows(), Optional.empty(), "execute", Optional.empty(), "ok", attempts);
+      }
+      ErrorClass c = o.error().orElseThrow();
+      last = failed(c, o.stage(), o.sqlState(), o.message().orElse(""), lastSql, attempts);
+      if (c.retry() == ErrorClass.Retry.REPAIR) {
+        String hint = "42703".equals(o.sqlState().orElse("")) ? MissingColumnHint.hint(sql, o.message().orElse(""), model, embedder) : "";
+        prompt = Prompts.repair(first, sql, o.message().orElse(""), hint);
+      } else if (c.retry() == ErrorClass.Retry.ONCE_SIMPLER && !simplified) {
+        simplified = true;
+        prompt = Prompts.simplify(first, sql);
+      } else {
+        return last;
+      }
+    }
+    return last;
+  }
+
+  private Result failed(ErrorClass c, String stage, Optional<String> sqlState, String message, Optional<String> sql, List<Attempt> attempts) {
+    return new Result(false, sql, List.of(), Optional.empty(), Optional.of(c), stage, sqlState, message, List.copyOf(attempts));
+  }
+
+  private Map<String, Set<String>> packetColumns(SchemaContextPacket packet) {
+    Map<String, Set<String>> out = new HashMap<>();
+    for (String t : packet.tableNames()) {
+      model.table(t).ifPresent(table -> out.put(t, new LinkedHashSet<>(table.columns().stream().map(Column::name).toList())));
+    }
+    return out;
+  }
+
+  private static long ms(long t0) {
+    return (System.nanoTime() - t0) / 1_000_000;
+  }
+}

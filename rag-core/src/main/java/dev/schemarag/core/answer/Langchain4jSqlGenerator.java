@@ -1,0 +1,44 @@
+package dev.schemarag.core.answer;
+
+import dev.langchain4j.model.chat.ChatModel;
+import dev.langchain4j.model.ollama.OllamaChatModel;
+import dev.langchain4j.model.openai.OpenAiChatModel;
+import java.time.Duration;
+import java.util.Locale;
+
+/** A {@link SqlGenerator} over langchain4j: an OpenAI-compatible endpoint (vLLM, llama.cpp, LM Studio, OpenAI) or Ollama. */
+public final class Langchain4jSqlGenerator implements SqlGenerator {
+
+  private final ChatModel model;
+
+  public Langchain4jSqlGenerator(ChatModel model) {
+    this.model = model;
+  }
+
+  /**
+   * @param provider openai (any OpenAI-compatible server) or ollama
+   * @param baseUrl e.g. http://127.0.0.1:8000/v1 (openai) or http://127.0.0.1:11434 (ollama)
+   */
+  public static Langchain4jSqlGenerator create(String provider, String baseUrl, String modelName, String apiKey, Duration timeout) {
+    if (baseUrl == null || baseUrl.isBlank() || modelName == null || modelName.isBlank()) {
+      throw new IllegalArgumentException("an LLM needs both llm.base.url and llm.model");
+    }
+    ChatModel m = switch (provider.toLowerCase(Locale.ROOT)) {
+      case "openai" -> OpenAiChatModel.builder().baseUrl(baseUrl).modelName(modelName)
+          .apiKey(apiKey == null || apiKey.isBlank() ? "none" : apiKey).temperature(0.0).timeout(timeout).maxRetries(0).build();
+      case "ollama" -> OllamaChatModel.builder().baseUrl(baseUrl).modelName(modelName).temperature(0.0).timeout(timeout)
+          .maxRetries(0).build();
+      default -> throw new IllegalArgumentException("llm.provider must be openai or ollama, not '" + provider + "'");
+    };
+    return new Langchain4jSqlGenerator(m);
+  }
+
+  @Override
+  public String complete(String prompt) {
+    try {
+      return model.chat(prompt);
+    } catch (RuntimeException e) {
+      throw new GeneratorException("the LLM did not answer: " + e.getMessage(), e);
+    }
+  }
+}

@@ -1,0 +1,41 @@
+package dev.schemarag.core.answer;
+
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** Takes the SQL out of a model's reply: a ```sql block, any ``` block, or the text from the first SELECT/WITH. */
+public final class SqlExtractor {
+  private SqlExtractor() {}
+
+  private static final Pattern SQL_FENCE = Pattern.compile("```\\s*(?:sql|postgresql|postgres|pgsql)\\s*\\n(.*?)```", Pattern.DOTALL | Pattern.CASE_INSENSITIVE);
+  private static final Pattern ANY_FENCE = Pattern.compile("```[a-zA-Z]*\\s*\\n?(.*?)```", Pattern.DOTALL);
+  private static final Pattern BARE = Pattern.compile("(?is)\\b(SELECT|WITH)\\b.*");
+
+  public static Optional<String> extract(String reply) {
+    if (reply == null || reply.isBlank()) {
+      return Optional.empty();
+    }
+    Matcher m = SQL_FENCE.matcher(reply);
+    if (m.find()) {
+      return clean(m.group(1));
+    }
+    m = ANY_FENCE.matcher(reply);
+    if (m.find()) {
+      return clean(m.group(1));
+    }
+    m = BARE.matcher(reply);
+    if (m.find()) {
+      String sql = m.group();
+      // Prose after the statement: cut at the first blank line.
+      int blank = sql.indexOf("\n\n");
+      return clean(blank > 0 ? sql.substring(0, blank) : sql);
+    }
+    return Optional.empty();
+  }
+
+  private static Optional<String> clean(String sql) {
+    String s = sql.strip();
+    return s.isEmpty() ? Optional.empty() : Optional.of(s);
+  }
+}

@@ -1,0 +1,29 @@
+package dev.schemarag.core.answer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+class SqlExtractorTest {
+
+  @Test
+  void takesTheSqlFenceFirst() {
+    assertThat(SqlExtractor.extract("Sure!\n```\nnot this\n```\n```sql\nSELECT 1\n```")).contains("SELECT 1");
+  }
+
+  @Test
+  void takesAnyFenceWhenNoneIsMarkedSql() {
+    assertThat(SqlExtractor.extract("```\nSELECT a FROM t\n```\nThis returns a.")).contains("SELECT a FROM t");
+  }
+
+  @Test
+  void takesBareSqlUpToTheFirstBlankLine() {
+    assertThat(SqlExtractor.extract("The query is: with x as (select 1) select * from x;\n\nIt selects x.")).contains("with x as (select 1) select * from x;");
+  }
+
+  @Test
+  void aReplyWithoutSqlGivesNothing() {
+    assertThat(SqlExtractor.extract("I cannot answer that.")).isEmpty();
+    assertThat(SqlExtractor.extract(null)).isEmpty();
+  }
+}
