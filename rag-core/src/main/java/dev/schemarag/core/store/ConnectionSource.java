@@ -21,4 +21,13 @@ public interface ConnectionSource {
     }
     return () -> DriverManager.getConnection(url, p);
   }
+
+  /**
+   * The same database as another role: a {@code user} parameter in the URL would win over the
+   * given user, so it is removed first.
+   */
+  static ConnectionSource asRole(String url, String role, String password) {
+    String withoutUser = url.replaceAll("([?&])user=[^&]*&?", "$1").replaceAll("[?&]$", "");
+    return of(withoutUser, role, password);
+  }
 }

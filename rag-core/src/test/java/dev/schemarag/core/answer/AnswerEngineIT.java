@@ -46,7 +46,7 @@ class AnswerEngineIT {
       st.execute("INSERT INTO " + s + ".orders VALUES (10, 1, 100), (11, 1, 50), (12, 2, 70)");
     }
     ReadOnlyRole.ensure(admin, "schemarag_reader_it", "it-secret", List.of(s));
-    reader = ConnectionSource.of(url.replaceAll("([?&])user=[^&]*&?", "$1").replaceAll("[?&]$", ""), "schemarag_reader_it", "it-secret");
+    reader = ConnectionSource.asRole(url, "schemarag_reader_it", "it-secret");
     model = new PgCatalogReader(admin).read("it", List.of(s));
     packet = new SchemaContextPacket("it", "q", model.tables().stream()
         .map(t -> new PacketTable(t.name(), Chunker.compactDdl(model, t), 1.0, "retrieval", t.module(), List.of(), 10)).toList(),

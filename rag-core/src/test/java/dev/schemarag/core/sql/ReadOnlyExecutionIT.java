@@ -34,7 +34,7 @@ class ReadOnlyExecutionIT {
       s.execute("INSERT INTO " + schema + ".orders SELECT g, g * 10 FROM generate_series(1, 30) g");
     }
     ReadOnlyRole.ensure(admin, ROLE, "it-secret", List.of(schema));
-    reader = ConnectionSource.of(url.replaceAll("([?&])user=[^&]*&?", "$1").replaceAll("[?&]$", ""), ROLE, "it-secret");
+    reader = ConnectionSource.asRole(url, ROLE, "it-secret");
   }
 
   private ReadOnlyExecutor executor(int timeoutMs) {
