@@ -45,8 +45,4 @@ public record RetrievalSettings(int topK, double threshold, int smallSchemaTable
   public RetrievalSettings withTopK(int k) {
     return new RetrievalSettings(k, threshold, smallSchemaTables, fkCap, hubDegree, joinHints, bm25K1, bm25B);
   }
-
-  public RetrievalSettings withThreshold(double t) {
-    return new RetrievalSettings(topK, t, smallSchemaTables, fkCap, hubDegree, joinHints, bm25K1, bm25B);
-  }
 }

@@ -77,8 +77,4 @@ public final class SchemaIndex {
   public SchemaModel model() {
     return model;
   }
-
-  public int schemaTokens() {
-    return schemaTokens;
-  }
 }

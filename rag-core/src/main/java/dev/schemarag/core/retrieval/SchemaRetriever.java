@@ -42,10 +42,6 @@ public final class SchemaRetriever {
     this.settings = settings;
   }
 
-  public SchemaIndex index() {
-    return index;
-  }
-
   public RetrievalSettings settings() {
     return settings;
   }

@@ -185,23 +185,6 @@ public final class PgChunkStore {
     }
   }
 
-  /** Every stored vector of one database by chunk id (the engine's in-memory copy). */
-  public Map<String, float[]> vectors(String databaseId) throws SQLException {
-    Map<String, float[]> out = new HashMap<>();
-    try (Connection c = db.open()) {
-      PGvector.registerTypes(c);
-      try (PreparedStatement ps = c.prepareStatement("SELECT id, embedding FROM " + SCHEMA + ".chunks WHERE database_id = ?")) {
-        ps.setString(1, databaseId);
-        try (ResultSet rs = ps.executeQuery()) {
-          while (rs.next()) {
-            out.put(rs.getString(1), ((PGvector) rs.getObject(2)).toArray());
-          }
-        }
-      }
-    }
-    return out;
-  }
-
   public long count(String databaseId) throws SQLException {
     try (Connection c = db.open(); PreparedStatement ps = c.prepareStatement("SELECT count(*) FROM " + SCHEMA + ".chunks WHERE database_id = ?")) {
       ps.setString(1, databaseId);
