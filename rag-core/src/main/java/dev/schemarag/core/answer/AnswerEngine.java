@@ -1,5 +1,7 @@
 package dev.schemarag.core.answer;
 
+import dev.schemarag.core.config.SchemaragConfig;
+import dev.schemarag.core.config.ConfigKeys;
 import dev.schemarag.core.chunk.Hashing;
 import dev.schemarag.core.embed.Embedder;
 import dev.schemarag.core.retrieval.SchemaContextPacket;
@@ -26,7 +28,18 @@ public final class AnswerEngine {
 
   /** @param maxAttempts attempts per question (default 3) */
   public record Settings(int maxAttempts, int maxRows, int previewRows) {
-    public static final Settings DEFAULT = new Settings(3, 1000, 20);
+    public static final Settings DEFAULT = from(SchemaragConfig.defaults());
+
+    public Settings {
+      if (maxAttempts < 1 || maxRows < 1 || previewRows < 0) {
+        throw new IllegalArgumentException("answer.max.attempts and answer.max.rows must be at least 1, answer.preview.rows at least 0");
+      }
+    }
+
+    public static Settings from(SchemaragConfig c) {
+      return new Settings(c.getInt(ConfigKeys.ANSWER_MAX_ATTEMPTS),
+          c.getInt(ConfigKeys.ANSWER_MAX_ROWS), c.getInt(ConfigKeys.ANSWER_PREVIEW_ROWS));
+    }
   }
 
   /** One attempt, as the exam log records it. */

@@ -1,5 +1,8 @@
 package dev.schemarag.core.answer;
 
+import java.util.Optional;
+import dev.schemarag.core.config.SchemaragConfig;
+import dev.schemarag.core.config.ConfigKeys;
 import dev.langchain4j.model.chat.ChatModel;
 import dev.langchain4j.model.ollama.OllamaChatModel;
 import dev.langchain4j.model.openai.OpenAiChatModel;
@@ -31,6 +34,22 @@ public final class Langchain4jSqlGenerator implements SqlGenerator {
       default -> throw new IllegalArgumentException("llm.provider must be openai or ollama, not '" + provider + "'");
     };
     return new Langchain4jSqlGenerator(m);
+  }
+
+  /** The configured model, or empty when {@code llm.base.url} or {@code llm.model} is not set (no model: golden SQL or generator_unavailable). */
+  public static Optional<SqlGenerator> fromConfig(SchemaragConfig c) {
+    var url = c.optional(ConfigKeys.LLM_BASE_URL);
+    var model = c.optional(ConfigKeys.LLM_MODEL);
+    if (url.isEmpty() && model.isEmpty()) {
+      return Optional.empty();
+    }
+    if (url.isEmpty() || model.isEmpty()) {
+      throw new IllegalArgumentException("set both llm.base.url and llm.model (or neither): "
+          + (url.isEmpty() ? "llm.base.url" : "llm.model") + " is missing");
+    }
+    return Optional.of(create(c.get(ConfigKeys.LLM_PROVIDER), url.get(), model.get(),
+        c.get(ConfigKeys.LLM_API_KEY),
+        Duration.ofMillis(c.getInt(ConfigKeys.LLM_TIMEOUT_MS))));
   }
 
   @Override

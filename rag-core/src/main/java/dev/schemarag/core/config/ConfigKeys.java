@@ -61,6 +61,23 @@ public final class ConfigKeys {
   public static final ConfigKey BM25_K1 = new ConfigKey("retrieval.bm25.k1", "1.5", "BM25 k1");
   public static final ConfigKey BM25_B = new ConfigKey("retrieval.bm25.b", "0.75", "BM25 b");
 
+  public static final ConfigKey LLM_PROVIDER = new ConfigKey("llm.provider", "openai",
+      "openai (any OpenAI-compatible endpoint: vLLM, llama.cpp, LM Studio, OpenAI) or ollama");
+  public static final ConfigKey LLM_BASE_URL = new ConfigKey("llm.base.url", "",
+      "the LLM endpoint, e.g. http://127.0.0.1:8000/v1 or http://127.0.0.1:11434; empty = no model");
+  public static final ConfigKey LLM_MODEL = new ConfigKey("llm.model", "", "the model name at that endpoint");
+  public static final ConfigKey LLM_API_KEY = new ConfigKey("llm.api.key", "", "API key of an OpenAI-compatible endpoint");
+  public static final ConfigKey LLM_TIMEOUT_MS = new ConfigKey("llm.timeout.ms", "60000", "how long one generation may take");
+  public static final ConfigKey ANSWER_MAX_ATTEMPTS = new ConfigKey("answer.max.attempts", "3",
+      "attempts per question (generation, guard, lint, EXPLAIN, execution)");
+  public static final ConfigKey ANSWER_MAX_ROWS = new ConfigKey("answer.max.rows", "1000", "rows a query may return");
+  public static final ConfigKey ANSWER_PREVIEW_ROWS = new ConfigKey("answer.preview.rows", "20", "rows carried in an answer event");
+  public static final ConfigKey ANSWER_STATEMENT_TIMEOUT_MS = new ConfigKey("answer.statement.timeout.ms", "10000",
+      "statement_timeout of generated SQL");
+  public static final ConfigKey READER_ROLE = new ConfigKey("reader.role", "schemarag_reader",
+      "the read-only role generated SQL runs as");
+  public static final ConfigKey READER_PASSWORD = new ConfigKey("reader.password", "", "its password");
+
   /** Prefixes whose keys go, stripped, to the library they name. */
   public static final List<String> PASS_THROUGH_PREFIXES = List.of("kafka.", "streams.", "debezium.");
 
@@ -70,7 +87,9 @@ public final class ConfigKeys {
       LOCAL_DIR, LOCAL_PG_NAME,
       EMBEDDING_MODEL, EMBEDDING_BASE_URL, EMBEDDING_API_KEY, EMBEDDING_BATCH,
       RETRIEVAL_TOP_K, RETRIEVAL_THRESHOLD, RETRIEVAL_SMALL_SCHEMA, RETRIEVAL_FK_CAP, RETRIEVAL_HUB_DEGREE,
-      RETRIEVAL_JOIN_HINTS, BM25_K1, BM25_B);
+      RETRIEVAL_JOIN_HINTS, BM25_K1, BM25_B,
+      LLM_PROVIDER, LLM_BASE_URL, LLM_MODEL, LLM_API_KEY, LLM_TIMEOUT_MS,
+      ANSWER_MAX_ATTEMPTS, ANSWER_MAX_ROWS, ANSWER_PREVIEW_ROWS, ANSWER_STATEMENT_TIMEOUT_MS, READER_ROLE, READER_PASSWORD);
 
   static final Map<String, ConfigKey> BY_NAME;
 
