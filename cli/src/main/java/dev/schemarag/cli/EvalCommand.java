@@ -138,53 +138,53 @@ final class EvalCommand implements Callable<Integer> {
 
       SchemaIndex index = new SchemaIndex(model, chunks, settings);
       String dbId = model.databaseId();
-      PgDenseSearch dense = new PgDenseSearch(db.source(), dbId);
-      // Questions go to the model directly: a cache lookup would cost more than the ~4 ms embedding.
-      SchemaRetriever retriever = new SchemaRetriever(index, dense, model0, settings);
-      for (int i = 0; i < Math.min(warmup, questions.size()); i++) {
-        retriever.retrieve(questions.get(i).question());
-      }
-      RetrievalMetrics metrics = new RetrievalMetrics();
-      List<Map<String, Object>> evidenceRows = new ArrayList<>();
-      try (ProgressBar pb = new ProgressBarBuilder().setTaskName("questions").setInitialMax(questions.size())
-          .setStyle(ProgressBarStyle.ASCII).build()) {
-        for (BenchQuestion q : questions) {
-          long s = System.nanoTime();
-          SchemaRetriever.Result r = retriever.retrieveWithEvidence(q.question(), settings);
-          double ms = (System.nanoTime() - s) / 1e6;
-          metrics.add(q, r.packet(), ms);
-          if (evidenceFile != null) {
-            evidenceRows.add(EvidenceDump.row(q, r, index));
-          }
-          pb.step();
+      try (PgDenseSearch dense = new PgDenseSearch(db.source(), dbId)) {
+        // Questions go to the model directly: a cache lookup would cost more than the ~4 ms embedding.
+        SchemaRetriever retriever = new SchemaRetriever(index, dense, model0, settings);
+        for (int i = 0; i < Math.min(warmup, questions.size()); i++) {
+          retriever.retrieve(questions.get(i).question());
         }
-      }
-      print(metrics, chunksPerSecond);
-      ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-      Map<String, Object> figures = new LinkedHashMap<>(metrics.toJson(chunksPerSecond));
-      figures.put("schema", model.databaseId());
-      figures.put("tables", model.size());
-      figures.put("embedding_model", embedder.modelId());
-      if (jsonFile != null) {
-        json.writeValue(jsonFile.toFile(), figures);
-        System.out.println("wrote " + jsonFile);
-      }
-      if (reportDir != null) {
-        Path page = reportDir.resolve("report.html");
-        Files.writeString(page, HtmlReport.render("schemarag retrieval: " + model.databaseId(), metrics, chunksPerSecond));
-        System.out.println("wrote " + page);
-      }
-      if (evidenceFile != null) {
-        ObjectMapper line = new ObjectMapper();
-        try (BufferedWriter w = Files.newBufferedWriter(evidenceFile)) {
-          for (Map<String, Object> row : evidenceRows) {
-            w.write(line.writeValueAsString(row));
-            w.newLine();
+        RetrievalMetrics metrics = new RetrievalMetrics();
+        List<Map<String, Object>> evidenceRows = new ArrayList<>();
+        try (ProgressBar pb = new ProgressBarBuilder().setTaskName("questions").setInitialMax(questions.size())
+            .setStyle(ProgressBarStyle.ASCII).build()) {
+          for (BenchQuestion q : questions) {
+            long s = System.nanoTime();
+            SchemaRetriever.Result r = retriever.retrieveWithEvidence(q.question(), settings);
+            double ms = (System.nanoTime() - s) / 1e6;
+            metrics.add(q, r.packet(), ms);
+            if (evidenceFile != null) {
+              evidenceRows.add(EvidenceDump.row(q, r, index));
+            }
+            pb.step();
           }
         }
-        System.out.println("wrote " + evidenceFile);
+        print(metrics, chunksPerSecond);
+        ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+        Map<String, Object> figures = new LinkedHashMap<>(metrics.toJson(chunksPerSecond));
+        figures.put("schema", model.databaseId());
+        figures.put("tables", model.size());
+        figures.put("embedding_model", embedder.modelId());
+        if (jsonFile != null) {
+          json.writeValue(jsonFile.toFile(), figures);
+          System.out.println("wrote " + jsonFile);
+        }
+        if (reportDir != null) {
+          Path page = reportDir.resolve("report.html");
+          Files.writeString(page, HtmlReport.render("schemarag retrieval: " + model.databaseId(), metrics, chunksPerSecond));
+          System.out.println("wrote " + page);
+        }
+        if (evidenceFile != null) {
+          ObjectMapper line = new ObjectMapper();
+          try (BufferedWriter w = Files.newBufferedWriter(evidenceFile)) {
+            for (Map<String, Object> row : evidenceRows) {
+              w.write(line.writeValueAsString(row));
+              w.newLine();
+            }
+          }
+          System.out.println("wrote " + evidenceFile);
+        }
       }
-      dense.close();
     }
     return 0;
   }

@@ -1,8 +1,8 @@
 package dev.schemarag.core.answer;
 
-import dev.schemarag.core.config.SchemaragConfig;
-import dev.schemarag.core.config.ConfigKeys;
 import dev.schemarag.core.chunk.Hashing;
+import dev.schemarag.core.config.ConfigKeys;
+import dev.schemarag.core.config.SchemaragConfig;
 import dev.schemarag.core.embed.Embedder;
 import dev.schemarag.core.retrieval.SchemaContextPacket;
 import dev.schemarag.core.schema.Column;

@@ -1,13 +1,13 @@
 package dev.schemarag.core.answer;
 
-import java.util.Optional;
-import dev.schemarag.core.config.SchemaragConfig;
-import dev.schemarag.core.config.ConfigKeys;
 import dev.langchain4j.model.chat.ChatModel;
 import dev.langchain4j.model.ollama.OllamaChatModel;
 import dev.langchain4j.model.openai.OpenAiChatModel;
+import dev.schemarag.core.config.ConfigKeys;
+import dev.schemarag.core.config.SchemaragConfig;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Optional;
 
 /** A {@link SqlGenerator} over langchain4j: an OpenAI-compatible endpoint (vLLM, llama.cpp, LM Studio, OpenAI) or Ollama. */
 public final class Langchain4jSqlGenerator implements SqlGenerator {

@@ -1,5 +1,6 @@
 package dev.schemarag.core.config;
 
+import dev.schemarag.core.text.EditDistance;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
@@ -11,7 +12,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.TreeMap;
-import dev.schemarag.core.text.EditDistance;
 
 /**
  * Configuration, resolved in this order: explicit overrides (command-line flags), then the
