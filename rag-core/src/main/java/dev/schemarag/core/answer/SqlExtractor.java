@@ -4,13 +4,15 @@ import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** Takes the SQL out of a model's reply: a ```sql block, any ``` block, or the text from the first SELECT/WITH. */
+/** Takes the SQL out of a model's reply: a ```sql block, any ``` block, or the text from the first statement keyword. */
 public final class SqlExtractor {
   private SqlExtractor() {}
 
   private static final Pattern SQL_FENCE = Pattern.compile("```\\s*(?:sql|postgresql|postgres|pgsql)\\s*\\n(.*?)```", Pattern.DOTALL | Pattern.CASE_INSENSITIVE);
   private static final Pattern ANY_FENCE = Pattern.compile("```[a-zA-Z]*\\s*\\n?(.*?)```", Pattern.DOTALL);
-  private static final Pattern BARE = Pattern.compile("(?is)\\b(SELECT|WITH)\\b.*");
+  /** Any statement, not only SELECT: a bare DELETE must reach the guard and be blocked, not be mistaken for prose. */
+  private static final Pattern BARE = Pattern.compile(
+      "(?is)\\b(SELECT|WITH|INSERT|UPDATE|DELETE|MERGE|DROP|CREATE|ALTER|TRUNCATE|GRANT|REVOKE|COPY|CALL|DO)\\b.*");
 
   public static Optional<String> extract(String reply) {
     if (reply == null || reply.isBlank()) {

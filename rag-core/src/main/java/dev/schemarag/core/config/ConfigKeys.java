@@ -32,6 +32,12 @@ public final class ConfigKeys {
       "single-object (Avro single-object encoding, schemas from schemas-avro) or apicurio");
   public static final ConfigKey SERDE_REGISTRY_URL = new ConfigKey("serde.registry.url", "",
       "Apicurio registry URL, required when serde.mode=apicurio");
+  public static final ConfigKey CATALOG_SCHEMAS = new ConfigKey("catalog.schemas", "public",
+      "comma-separated schemas of the monitored database that are indexed");
+  public static final ConfigKey QUERY_GROUP = new ConfigKey("query.group.id", "schemarag-query",
+      "consumer group of the query service");
+  public static final ConfigKey QUERY_WORKERS = new ConfigKey("query.workers", "2",
+      "questions answered at once (consumer threads; ordering per query_id holds)");
   public static final ConfigKey LOCAL_DIR = new ConfigKey("local.dir", "",
       "where the embedded default keeps its broker data and state; empty = <tmp>/schemarag-local");
   public static final ConfigKey LOCAL_PG_NAME = new ConfigKey("local.pg.name", "demo",
@@ -83,7 +89,7 @@ public final class ConfigKeys {
 
   public static final List<ConfigKey> ALL = List.of(
       DB_URL, DB_USER, DB_PASSWORD, DATABASE_ID, KAFKA_BOOTSTRAP,
-      TOPICS_PREFIX, TOPICS_PARTITIONS, TOPICS_REPLICATION, SERDE_MODE, SERDE_REGISTRY_URL,
+      TOPICS_PREFIX, TOPICS_PARTITIONS, TOPICS_REPLICATION, SERDE_MODE, SERDE_REGISTRY_URL, CATALOG_SCHEMAS, QUERY_GROUP, QUERY_WORKERS,
       LOCAL_DIR, LOCAL_PG_NAME,
       EMBEDDING_MODEL, EMBEDDING_BASE_URL, EMBEDDING_API_KEY, EMBEDDING_BATCH,
       RETRIEVAL_TOP_K, RETRIEVAL_THRESHOLD, RETRIEVAL_SMALL_SCHEMA, RETRIEVAL_FK_CAP, RETRIEVAL_HUB_DEGREE,

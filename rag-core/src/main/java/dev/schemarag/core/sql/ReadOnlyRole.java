@@ -47,6 +47,27 @@ public final class ReadOnlyRole {
     }
   }
 
+  /** What makes an existing role unfit to run generated SQL over {@code schemas} (empty when it is fit). */
+  public static List<String> problems(ConnectionSource admin, String role, List<String> schemas) throws SQLException {
+    List<String> out = problems(admin, role);
+    if (!out.isEmpty()) {
+      return out;
+    }
+    try (Connection c = admin.open();
+         PreparedStatement ps = c.prepareStatement("SELECT has_schema_privilege(?, ?, 'USAGE')")) {
+      for (String schema : schemas) {
+        ps.setString(1, role);
+        ps.setString(2, schema);
+        try (ResultSet rs = ps.executeQuery()) {
+          if (rs.next() && !rs.getBoolean(1)) {
+            out.add("role " + role + " cannot use schema " + schema);
+          }
+        }
+      }
+    }
+    return out;
+  }
+
   /** What makes an existing role unfit to run generated SQL (empty when it is fit). */
   public static List<String> problems(ConnectionSource admin, String role) throws SQLException {
     List<String> out = new ArrayList<>();

@@ -17,14 +17,14 @@ import java.util.List;
  * A local LLM endpoint with scripted replies: speaks OpenAI chat completions ({@code /v1/chat/completions})
  * and Ollama chat ({@code /api/chat}). The permitted stand-in at the LLM boundary; it records every request.
  */
-final class LlmStub implements AutoCloseable {
+public final class LlmStub implements AutoCloseable {
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private final HttpServer server;
   private final Deque<String> replies = new ArrayDeque<>();
   private final List<String> requests = new ArrayList<>();
 
-  LlmStub(String... scripted) throws IOException {
+  public LlmStub(String... scripted) throws IOException {
     replies.addAll(List.of(scripted));
     server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
     server.createContext("/v1/chat/completions", ex -> respond(ex, true));
@@ -32,15 +32,15 @@ final class LlmStub implements AutoCloseable {
     server.start();
   }
 
-  String openAiUrl() {
+  public String openAiUrl() {
     return "http://127.0.0.1:" + server.getAddress().getPort() + "/v1";
   }
 
-  String ollamaUrl() {
+  public String ollamaUrl() {
     return "http://127.0.0.1:" + server.getAddress().getPort();
   }
 
-  synchronized List<String> requests() {
+  public synchronized List<String> requests() {
     return List.copyOf(requests);
   }
 

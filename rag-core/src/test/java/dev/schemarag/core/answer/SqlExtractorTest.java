@@ -22,6 +22,11 @@ class SqlExtractorTest {
   }
 
   @Test
+  void aBareWriteIsExtractedSoThatTheGuardBlocksIt() {
+    assertThat(SqlExtractor.extract("DELETE FROM orders")).contains("DELETE FROM orders");
+  }
+
+  @Test
   void aReplyWithoutSqlGivesNothing() {
     assertThat(SqlExtractor.extract("I cannot answer that.")).isEmpty();
     assertThat(SqlExtractor.extract(null)).isEmpty();

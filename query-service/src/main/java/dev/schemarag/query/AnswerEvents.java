@@ -1,0 +1,73 @@
+package dev.schemarag.query;
+
+import dev.schemarag.core.answer.AnswerEngine;
+import dev.schemarag.core.retrieval.SchemaContextPacket;
+import dev.schemarag.core.sql.ErrorClass;
+import dev.schemarag.events.nlq.ExamRecord;
+import dev.schemarag.events.nlq.QueryAnswered;
+import dev.schemarag.events.nlq.QueryFailed;
+import dev.schemarag.events.nlq.QuestionRequested;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Maps the engine's results onto the event contracts. */
+final class AnswerEvents {
+  private AnswerEvents() {}
+
+  static QueryAnswered answered(QuestionRequested q, SchemaContextPacket packet, AnswerEngine.Result r, Map<String, Long> timings,
+                                long now) {
+    var rows = r.rows();
+    List<List<String>> preview = new ArrayList<>();
+    rows.ifPresent(x -> x.preview().forEach(row -> preview.add(new ArrayList<>(row))));
+    return QueryAnswered.newBuilder()
+        .setQueryId(q.getQueryId()).setDatabaseId(q.getDatabaseId()).setQuestion(q.getQuestion())
+        .setSql(r.sql().orElse(null)).setSqlSource(r.sql().isPresent() ? "llm" : "none")
+        .setTables(r.tables().isEmpty() ? packet.tableNames() : r.tables())
+        .setColumnNames(rows.map(x -> x.columns()).orElse(List.of()))
+        .setRowsPreview(preview).setRowCount(rows.map(x -> x.rowCount()).orElse(0L))
+        .setContextPacket(packet.toPrompt()).setRetrievalMetrics(new LinkedHashMap<>(packet.metrics()))
+        .setAttempts(r.attempts().size()).setTimingsMs(new LinkedHashMap<>(timings)).setAnsweredAtMs(now).build();
+  }
+
+  /** A grounding-only answer: the packet, no SQL. */
+  static QueryAnswered grounded(QuestionRequested q, SchemaContextPacket packet, Map<String, Long> timings, long now) {
+    return QueryAnswered.newBuilder()
+        .setQueryId(q.getQueryId()).setDatabaseId(q.getDatabaseId()).setQuestion(q.getQuestion())
+        .setSql(null).setSqlSource("none").setTables(packet.tableNames())
+        .setContextPacket(packet.toPrompt()).setRetrievalMetrics(new LinkedHashMap<>(packet.metrics()))
+        .setAttempts(0).setTimingsMs(new LinkedHashMap<>(timings)).setAnsweredAtMs(now).build();
+  }
+
+  static QueryFailed failed(QuestionRequested q, SchemaContextPacket packet, AnswerEngine.Result r, long now) {
+    return QueryFailed.newBuilder()
+        .setQueryId(q.getQueryId()).setDatabaseId(q.getDatabaseId()).setQuestion(q.getQuestion())
+        .setErrorClass(r.error().map(ErrorClass::label).orElse(ErrorClass.UNKNOWN.label()))
+        .setSqlstate(r.sqlState().orElse(null)).setStage(r.stage()).setMessage(r.message())
+        .setAttempts(r.attempts().size()).setLastSql(r.sql().orElse(null))
+        .setContextPacket(packet == null ? null : packet.toPrompt()).setFailedAtMs(now).build();
+  }
+
+  /** A failure before any attempt (retrieval could not run). */
+  static QueryFailed failedEarly(QuestionRequested q, ErrorClass c, String stage, String message, long now) {
+    return QueryFailed.newBuilder()
+        .setQueryId(q.getQueryId()).setDatabaseId(q.getDatabaseId()).setQuestion(q.getQuestion())
+        .setErrorClass(c.label()).setSqlstate(null).setStage(stage).setMessage(message).setAttempts(0).setLastSql(null)
+        .setContextPacket(null).setFailedAtMs(now).build();
+  }
+
+  static List<ExamRecord> exam(QuestionRequested q, SchemaContextPacket packet, AnswerEngine.Result r, long now) {
+    List<ExamRecord> out = new ArrayList<>();
+    String summary = packet.tableNames().size() + " tables: " + String.join(", ", packet.tableNames());
+    for (AnswerEngine.Attempt a : r.attempts()) {
+      out.add(ExamRecord.newBuilder()
+          .setQueryId(q.getQueryId()).setAttempt(a.number()).setDatabaseId(q.getDatabaseId()).setQuestion(q.getQuestion())
+          .setPacketTables(packet.tableNames()).setPacketSummary(summary).setPromptHash(a.promptHash())
+          .setSql(a.sql().orElse(null)).setLintIssues(a.lintIssues()).setExplainOutcome(a.explainOutcome().orElse(null))
+          .setErrorClass(a.error().map(ErrorClass::label).orElse(null)).setSqlstate(a.sqlState().orElse(null))
+          .setLatencyMs(a.latencyMs()).setRecordedAtMs(now).build());
+    }
+    return out;
+  }
+}

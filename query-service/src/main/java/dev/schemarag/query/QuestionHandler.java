@@ -1,0 +1,82 @@
+package dev.schemarag.query;
+
+import dev.schemarag.core.answer.AnswerEngine;
+import dev.schemarag.core.answer.SqlGenerator;
+import dev.schemarag.core.embed.Embedder;
+import dev.schemarag.core.retrieval.DenseSearch;
+import dev.schemarag.core.retrieval.RetrievalSettings;
+import dev.schemarag.core.retrieval.SchemaContextPacket;
+import dev.schemarag.core.retrieval.SchemaIndex;
+import dev.schemarag.core.retrieval.SchemaIndexCache;
+import dev.schemarag.core.retrieval.SchemaRetriever;
+import dev.schemarag.core.sql.ErrorClass;
+import dev.schemarag.core.sql.ReadOnlyExecutor;
+import dev.schemarag.events.nlq.ExamRecord;
+import dev.schemarag.events.nlq.QuestionRequested;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import org.apache.avro.specific.SpecificRecord;
+
+/** One question in, its outcome out: retrieval, then (unless grounding only) the answering loop. No Kafka here. */
+final class QuestionHandler {
+
+  /** The answer or failure to emit, with the exam records of its attempts. */
+  record Outcome(SpecificRecord result, boolean answered, List<ExamRecord> exam) {}
+
+  private final SchemaIndexCache indexes;
+  private final Function<String, DenseSearch> dense;
+  private final Embedder embedder;
+  private final RetrievalSettings retrieval;
+  private final Optional<SqlGenerator> generator;
+  private final ReadOnlyExecutor executor;
+  private final AnswerEngine.Settings answer;
+
+  QuestionHandler(SchemaIndexCache indexes, Function<String, DenseSearch> dense, Embedder embedder, RetrievalSettings retrieval,
+                  Optional<SqlGenerator> generator, ReadOnlyExecutor executor, AnswerEngine.Settings answer) {
+    this.indexes = indexes;
+    this.dense = dense;
+    this.embedder = embedder;
+    this.retrieval = retrieval;
+    this.generator = generator;
+    this.executor = executor;
+    this.answer = answer;
+  }
+
+  Outcome handle(QuestionRequested q) {
+    long t0 = System.currentTimeMillis();
+    SchemaIndex index;
+    SchemaContextPacket packet;
+    try {
+      index = indexes.get(q.getDatabaseId());
+      RetrievalSettings s = q.getOptions().getTopK() == null ? retrieval : retrieval.withTopK(q.getOptions().getTopK());
+      packet = new SchemaRetriever(index, dense.apply(q.getDatabaseId()), embedder, s).retrieve(q.getQuestion());
+    } catch (IllegalArgumentException e) {
+      return new Outcome(AnswerEvents.failedEarly(q, ErrorClass.VALIDATION_BLOCK, "retrieval", e.getMessage(), System.currentTimeMillis()),
+          false, List.of());
+    } catch (RuntimeException e) {
+      return new Outcome(AnswerEvents.failedEarly(q, ErrorClass.INFRA_FAILURE, "retrieval", String.valueOf(e.getMessage()),
+          System.currentTimeMillis()), false, List.of());
+    }
+    Map<String, Long> timings = new LinkedHashMap<>();
+    timings.put("retrieval", System.currentTimeMillis() - t0);
+    long now = System.currentTimeMillis();
+    if (q.getOptions().getGroundingOnly()) {
+      return new Outcome(AnswerEvents.grounded(q, packet, timings, now), true, List.of());
+    }
+    AnswerEngine.Settings settings = q.getOptions().getMaxRows() == null ? answer
+        : new AnswerEngine.Settings(answer.maxAttempts(), Math.max(1, q.getOptions().getMaxRows()), answer.previewRows());
+    long t1 = System.currentTimeMillis();
+    AnswerEngine.Result r = new AnswerEngine(generator, executor, index.model(), Optional.of(embedder), settings)
+        .answer(q.getQuestion(), packet, q.getOptions().getExecute());
+    timings.put("answer", System.currentTimeMillis() - t1);
+    timings.put("total", System.currentTimeMillis() - t0);
+    now = System.currentTimeMillis();
+    List<ExamRecord> exam = AnswerEvents.exam(q, packet, r, now);
+    return r.answered()
+        ? new Outcome(AnswerEvents.answered(q, packet, r, timings, now), true, exam)
+        : new Outcome(AnswerEvents.failed(q, packet, r, now), false, exam);
+  }
+}

@@ -1,0 +1,223 @@
+package dev.schemarag.query;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.schemarag.contracts.SerdeFactory;
+import dev.schemarag.contracts.SerdeSettings;
+import dev.schemarag.contracts.TopicCatalog;
+import dev.schemarag.contracts.TopicSettings;
+import dev.schemarag.core.answer.LlmStub;
+import dev.schemarag.core.config.SchemaragConfig;
+import dev.schemarag.core.store.ConnectionSource;
+import dev.schemarag.events.nlq.ExamRecord;
+import dev.schemarag.events.nlq.QueryAnswered;
+import dev.schemarag.events.nlq.QueryFailed;
+import dev.schemarag.events.nlq.QueryKey;
+import dev.schemarag.events.nlq.QuestionOptions;
+import dev.schemarag.events.nlq.QuestionRequested;
+import dev.schemarag.infra.TestInfra;
+import dev.schemarag.infra.TopicAdmin;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.Predicate;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/** The query service end to end: real broker, real PostgreSQL and pgvector, a scripted OpenAI-protocol endpoint. */
+@Tag("integration")
+class QueryServiceIT {
+
+  private static String schema;
+  private static String bootstrap;
+  private static String group;
+  private static TopicCatalog topics;
+  private static LlmStub llm;
+  private static QueryService service;
+
+  @BeforeAll
+  static void start() throws Exception {
+    String url = TestInfra.postgresUrl();
+    ConnectionSource admin = ConnectionSource.of(url, null, null);
+    schema = "qs_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
+    try (Connection c = admin.open(); Statement st = c.createStatement()) {
+      st.execute("CREATE SCHEMA " + schema);
+      st.execute("CREATE TABLE " + schema + ".customers (customer_id int PRIMARY KEY, name text)");
+      st.execute("COMMENT ON TABLE " + schema + ".customers IS 'People and companies who buy from us'");
+      st.execute("CREATE TABLE " + schema + ".orders (order_id int PRIMARY KEY, customer_id int REFERENCES " + schema + ".customers, total numeric)");
+      st.execute("INSERT INTO " + schema + ".customers VALUES (1, 'Acme'), (2, 'Globex')");
+      st.execute("INSERT INTO " + schema + ".orders VALUES (10, 1, 100), (11, 2, 70)");
+    }
+    llm = new LlmStub("```sql\nSELECT count(*) AS orders FROM " + schema + ".orders\n```", "DELETE FROM " + schema + ".orders");
+    bootstrap = TestInfra.kafkaBootstrap();
+    String prefix = "it" + UUID.randomUUID().toString().substring(0, 8);
+    topics = new TopicCatalog(new TopicSettings(prefix, 1, (short) 1), new SerdeFactory(SerdeSettings.DEFAULT));
+    TopicAdmin.createMissing(bootstrap, topics.all());
+    group = prefix + "-query";
+    SchemaragConfig config = SchemaragConfig.load(Optional.empty(), Map.of(), Map.of(
+        "database.id", "qs-" + schema, "catalog.schemas", schema, "reader.role", "schemarag_reader_qs", "reader.password", "qs",
+        "llm.base.url", llm.openAiUrl(), "llm.model", "stub", "query.group.id", group));
+    service = QueryServices.create(config, admin, url, topics, bootstrap);
+    service.start(1);
+  }
+
+  @AfterAll
+  static void stop() {
+    service.close();
+    llm.close();
+  }
+
+  /** Query ids are unique per run: the answer ledger lives in the shared test database. */
+  private static final String RUN = UUID.randomUUID().toString().substring(0, 8);
+
+  private static QuestionRequested question(String id) {
+    return QuestionRequested.newBuilder().setQueryId(id + "-" + RUN).setDatabaseId("qs-" + schema).setQuestion("How many orders are there?")
+        .setOptions(QuestionOptions.newBuilder().build()).setRequestedBy("it").setRequestedAtMs(System.currentTimeMillis()).build();
+  }
+
+  private static void send(String topic, byte[] key, byte[] value) throws Exception {
+    try (var p = new KafkaProducer<>(Map.<String, Object>of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap),
+        new ByteArraySerializer(), new ByteArraySerializer())) {
+      p.send(new ProducerRecord<>(topic, key, value)).get();
+    }
+  }
+
+  private static void ask(QuestionRequested q) throws Exception {
+    var t = topics.requests();
+    send(t.name(), t.keySerde().serializer().serialize(t.name(), new QueryKey(q.getQueryId())),
+        t.valueSerde().serializer().serialize(t.name(), q));
+  }
+
+  /** Reads a topic from the start until {@code done} holds for what was read (or 60 s pass). */
+  private static List<ConsumerRecord<byte[], byte[]>> readUntil(String topic, Predicate<List<ConsumerRecord<byte[], byte[]>>> done) {
+    List<ConsumerRecord<byte[], byte[]>> got = new ArrayList<>();
+    try (var c = new KafkaConsumer<>(Map.<String, Object>of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+        ConsumerConfig.GROUP_ID_CONFIG, "reader-" + UUID.randomUUID(), ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
+        ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"), new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+      c.subscribe(List.of(topic));
+      long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+      while (!done.test(got) && System.nanoTime() < deadline) {
+        c.poll(Duration.ofMillis(200)).forEach(got::add);
+      }
+    }
+    return got;
+  }
+
+  /** Every committed record of a topic up to its current end. */
+  private static List<ConsumerRecord<byte[], byte[]>> readAll(String topic) {
+    List<ConsumerRecord<byte[], byte[]>> got = new ArrayList<>();
+    try (var c = new KafkaConsumer<>(Map.<String, Object>of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+        ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"), new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+      TopicPartition tp = new TopicPartition(topic, 0);
+      c.assign(List.of(tp));
+      c.seekToBeginning(List.of(tp));
+      long end = c.endOffsets(List.of(tp)).get(tp);
+      long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+      while (c.position(tp) < end && System.nanoTime() < deadline) {
+        c.poll(Duration.ofMillis(200)).forEach(got::add);
+      }
+    }
+    return got;
+  }
+
+  private static List<QueryAnswered> answers(List<ConsumerRecord<byte[], byte[]>> records) {
+    var results = topics.results();
+    return records.stream().map(r -> results.valueSerde().deserializer().deserialize(results.name(), r.value())).toList();
+  }
+
+  private static boolean hasAnswer(List<ConsumerRecord<byte[], byte[]>> records, String queryId) {
+    return answers(records).stream().anyMatch(a -> a.getQueryId().equals(queryId));
+  }
+
+  /** Waits until the service's group has committed past every record of the requests topic. */
+  private static void awaitConsumed() throws Exception {
+    try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap));
+         var c = new KafkaConsumer<>(Map.<String, Object>of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap),
+             new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+      TopicPartition tp = new TopicPartition(topics.requests().name(), 0);
+      long end = c.endOffsets(List.of(tp)).get(tp);
+      long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+      while (System.nanoTime() < deadline) {
+        OffsetAndMetadata committed = admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get().get(tp);
+        if (committed != null && committed.offset() >= end) {
+          return;
+        }
+        Thread.onSpinWait();
+      }
+      throw new AssertionError("the query service did not consume up to offset " + end);
+    }
+  }
+
+  @Test
+  void aQuestionIsAnsweredOnceEvenWhenDeliveredTwiceAndABlockedOneFailsClassified() throws Exception {
+    ask(question("q-1"));
+    var results = topics.results();
+    QueryAnswered a = answers(readUntil(results.name(), l -> hasAnswer(l, "q-1-" + RUN))).stream()
+        .filter(x -> x.getQueryId().equals("q-1-" + RUN)).findFirst().orElseThrow();
+    assertThat(a.getSql()).contains(schema + ".orders");
+    assertThat(a.getRowsPreview()).containsExactly(List.of("2"));
+    assertThat(a.getTables()).contains(schema + ".orders");
+    assertThat(a.getRetrievalMetrics()).containsKey("packet_tables");
+
+    // The same request again: not answered twice, its SQL not run twice (one generation so far).
+    ask(question("q-1"));
+    awaitConsumed();
+    // outputs and the request's offset commit in one transaction: once consumed, all its answers are visible
+    assertThat(answers(readAll(results.name()))).filteredOn(x -> x.getQueryId().equals("q-1-" + RUN)).hasSize(1);
+    assertThat(llm.requests()).hasSize(1);
+
+    // The next scripted reply is a DELETE: blocked by the guard, never retried, classified.
+    ask(question("q-2"));
+    var failures = topics.failures();
+    QueryFailed f = failures.valueSerde().deserializer().deserialize(failures.name(), readUntil(failures.name(), l -> !l.isEmpty()).get(0).value());
+    assertThat(f.getQueryId()).isEqualTo("q-2-" + RUN);
+    assertThat(f.getErrorClass()).isEqualTo("validation_block");
+    assertThat(f.getStage()).isEqualTo("guard");
+    assertThat(f.getAttempts()).isEqualTo(1);
+    assertThat(f.getContextPacket()).contains(schema + ".orders");
+
+    var audit = topics.audit();
+    List<ExamRecord> exam = readUntil(audit.name(), l -> l.size() >= 2).stream()
+        .map(r -> audit.valueSerde().deserializer().deserialize(audit.name(), r.value())).toList();
+    assertThat(exam).extracting(ExamRecord::getQueryId).containsExactly("q-1-" + RUN, "q-2-" + RUN);
+    assertThat(exam.get(1).getErrorClass()).isEqualTo("validation_block");
+    assertThat(exam.get(0).getPromptHash()).isNotBlank();
+  }
+
+  @Test
+  void anUndecodableRequestGoesToTheDlqWithTheReasonAndTheServiceGoesOn() throws Exception {
+    send(topics.requests().name(), "k".getBytes(StandardCharsets.UTF_8), "{\"question\": \"json is not avro\"}".getBytes(StandardCharsets.UTF_8));
+    String dlq = topics.dlq(topics.requests()).name();
+    ConsumerRecord<byte[], byte[]> dead = readUntil(dlq, l -> !l.isEmpty()).get(0);
+    assertThat(new String(dead.value(), StandardCharsets.UTF_8)).contains("json is not avro");
+    assertThat(new String(dead.headers().lastHeader(QueryService.ERROR_HEADER).value(), StandardCharsets.UTF_8))
+        .contains("undecodable request").contains("not Avro single-object encoded");
+    // still serving: a grounding-only question is answered with the packet and no SQL
+    QuestionRequested g = QuestionRequested.newBuilder(question("q-3"))
+        .setOptions(QuestionOptions.newBuilder().setGroundingOnly(true).build()).build();
+    ask(g);
+    QueryAnswered grounded = answers(readUntil(topics.results().name(), l -> hasAnswer(l, "q-3-" + RUN))).stream()
+        .filter(x -> x.getQueryId().equals("q-3-" + RUN)).findFirst().orElseThrow();
+    assertThat(grounded.getSql()).isNull();
+    assertThat(grounded.getContextPacket()).contains(schema + ".orders");
+  }
+}
