@@ -7,6 +7,7 @@ import dev.schemarag.contracts.SerdeSettings;
 import dev.schemarag.contracts.TopicCatalog;
 import dev.schemarag.contracts.TopicSettings;
 import dev.schemarag.core.answer.LlmStub;
+import dev.schemarag.core.answer.SalesSchema;
 import dev.schemarag.core.config.SchemaragConfig;
 import dev.schemarag.core.store.ConnectionSource;
 import dev.schemarag.events.nlq.ExamRecord;
@@ -18,8 +19,6 @@ import dev.schemarag.events.nlq.QuestionRequested;
 import dev.schemarag.infra.TestInfra;
 import dev.schemarag.infra.TopicAdmin;
 import java.nio.charset.StandardCharsets;
-import java.sql.Connection;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -58,15 +57,7 @@ class QueryServiceIT {
   static void start() throws Exception {
     String url = TestInfra.postgresUrl();
     ConnectionSource admin = ConnectionSource.of(url, null, null);
-    schema = "qs_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
-    try (Connection c = admin.open(); Statement st = c.createStatement()) {
-      st.execute("CREATE SCHEMA " + schema);
-      st.execute("CREATE TABLE " + schema + ".customers (customer_id int PRIMARY KEY, name text)");
-      st.execute("COMMENT ON TABLE " + schema + ".customers IS 'People and companies who buy from us'");
-      st.execute("CREATE TABLE " + schema + ".orders (order_id int PRIMARY KEY, customer_id int REFERENCES " + schema + ".customers, total numeric)");
-      st.execute("INSERT INTO " + schema + ".customers VALUES (1, 'Acme'), (2, 'Globex')");
-      st.execute("INSERT INTO " + schema + ".orders VALUES (10, 1, 100), (11, 2, 70)");
-    }
+    schema = SalesSchema.create(admin, "qs");
     llm = new LlmStub("```sql\nSELECT count(*) AS orders FROM " + schema + ".orders\n```", "DELETE FROM " + schema + ".orders");
     bootstrap = TestInfra.kafkaBootstrap();
     String prefix = "it" + UUID.randomUUID().toString().substring(0, 8);
@@ -174,7 +165,7 @@ class QueryServiceIT {
     QueryAnswered a = answers(readUntil(results.name(), l -> hasAnswer(l, "q-1-" + RUN))).stream()
         .filter(x -> x.getQueryId().equals("q-1-" + RUN)).findFirst().orElseThrow();
     assertThat(a.getSql()).contains(schema + ".orders");
-    assertThat(a.getRowsPreview()).containsExactly(List.of("2"));
+    assertThat(a.getRowsPreview()).containsExactly(List.of("3"));
     assertThat(a.getTables()).contains(schema + ".orders");
     assertThat(a.getRetrievalMetrics()).containsKey("packet_tables");
 

@@ -13,13 +13,10 @@ import dev.schemarag.core.sql.ReadOnlyRole;
 import dev.schemarag.core.store.ConnectionSource;
 import dev.schemarag.infra.TestInfra;
 import java.net.ServerSocket;
-import java.sql.Connection;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -37,14 +34,7 @@ class AnswerEngineIT {
   static void setUp() throws Exception {
     String url = TestInfra.postgresUrl();
     ConnectionSource admin = ConnectionSource.of(url, null, null);
-    s = "ans_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
-    try (Connection c = admin.open(); Statement st = c.createStatement()) {
-      st.execute("CREATE SCHEMA " + s);
-      st.execute("CREATE TABLE " + s + ".customers (customer_id int PRIMARY KEY, name text, country text)");
-      st.execute("CREATE TABLE " + s + ".orders (order_id int PRIMARY KEY, customer_id int REFERENCES " + s + ".customers, total numeric)");
-      st.execute("INSERT INTO " + s + ".customers VALUES (1, 'Acme', 'DE'), (2, 'Globex', 'US')");
-      st.execute("INSERT INTO " + s + ".orders VALUES (10, 1, 100), (11, 1, 50), (12, 2, 70)");
-    }
+    s = SalesSchema.create(admin, "ans");
     ReadOnlyRole.ensure(admin, "schemarag_reader_it", "it-secret", List.of(s));
     reader = ConnectionSource.asRole(url, "schemarag_reader_it", "it-secret");
     model = new PgCatalogReader(admin).read("it", List.of(s));
