@@ -42,7 +42,7 @@ import org.slf4j.LoggerFactory;
 public final class QueryService implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(QueryService.class);
-  static final String ERROR_HEADER = "schemarag.error";
+  static final String ERROR_HEADER = TopicCatalog.DLQ_REASON_HEADER;
   private static final Duration LEDGER_RETRY = Duration.ofSeconds(2);
 
   private final TopicCatalog topics;
@@ -170,7 +170,7 @@ public final class QueryService implements AutoCloseable {
   private ProducerRecord<byte[], byte[]> deadLetter(ConsumerRecord<byte[], byte[]> rec, String reason) {
     ProducerRecord<byte[], byte[]> dlq = new ProducerRecord<>(topics.dlq(topics.requests()).name(), rec.key(), rec.value());
     dlq.headers().add(ERROR_HEADER, reason.getBytes(StandardCharsets.UTF_8));
-    dlq.headers().add("schemarag.source", (rec.topic() + "/" + rec.partition() + "@" + rec.offset()).getBytes(StandardCharsets.UTF_8));
+    dlq.headers().add(TopicCatalog.DLQ_SOURCE_HEADER, (rec.topic() + "/" + rec.partition() + "@" + rec.offset()).getBytes(StandardCharsets.UTF_8));
     return dlq;
   }
 

@@ -27,6 +27,10 @@ public final class TopicCatalog {
   private static final String COMPACT = TopicConfig.CLEANUP_POLICY_COMPACT;
   private static final String DELETE = TopicConfig.CLEANUP_POLICY_DELETE;
   public static final String DLQ_SUFFIX = ".dlq";
+  /** Header of a dead-lettered record that says why it could not be processed. */
+  public static final String DLQ_REASON_HEADER = "schemarag.error";
+  /** Header of a dead-lettered record that says where it came from (topic/partition@offset). */
+  public static final String DLQ_SOURCE_HEADER = "schemarag.source";
 
   private final TopicSettings settings;
   private final SerdeFactory serdes;
@@ -34,6 +38,7 @@ public final class TopicCatalog {
   private final Topic<TableKey, TableSnapshot> tables;
   private final Topic<DocFileKey, DocFile> docs;
   private final Topic<TableKey, IndexUpdate> indexEvents;
+  private final Topic<TableKey, DocFile> docsByTable;
   private final Topic<QueryKey, QuestionRequested> requests;
   private final Topic<QueryKey, QueryAnswered> results;
   private final Topic<QueryKey, QueryFailed> failures;
@@ -46,6 +51,7 @@ public final class TopicCatalog {
     this.tables = topic("catalog.tables", TableKey.class, TableSnapshot.class, COMPACT);
     this.docs = topic("docs.files", DocFileKey.class, DocFile.class, COMPACT);
     this.indexEvents = topic("index.events", TableKey.class, IndexUpdate.class, DELETE);
+    this.docsByTable = topic("index.docs-by-table", TableKey.class, DocFile.class, COMPACT);
     this.requests = topic("nlq.requests", QueryKey.class, QuestionRequested.class, DELETE);
     this.results = topic("nlq.results", QueryKey.class, QueryAnswered.class, DELETE);
     this.failures = topic("nlq.failures", QueryKey.class, QueryFailed.class, DELETE);
@@ -74,6 +80,15 @@ public final class TopicCatalog {
   /** What the indexer did, per table: the query side's "schema changed" signal. */
   public Topic<TableKey, IndexUpdate> indexEvents() { return indexEvents; }
 
+  /**
+   * The indexer's docs keyed by the table they describe (a doc deleted or moved to another table
+   * leaves an empty content for the old one), so docs and snapshots of a table meet in one task.
+   */
+  public Topic<TableKey, DocFile> docsByTable() { return docsByTable; }
+
+  /** Where the ingest service's Debezium engine keeps its offsets (created by Debezium, compacted). */
+  public String ingestOffsets() { return settings.prefix() + ".ingest.offsets"; }
+
   public Topic<QueryKey, QuestionRequested> requests() { return requests; }
 
   public Topic<QueryKey, QueryAnswered> results() { return results; }
@@ -96,7 +111,7 @@ public final class TopicCatalog {
 
   /** Every topic, DLQs included: what must exist before the services start. */
   public List<Topic<?, ?>> all() {
-    List<Topic<?, ?>> all = new ArrayList<>(List.of(ddl, tables, docs, indexEvents, requests, results, failures, audit));
+    List<Topic<?, ?>> all = new ArrayList<>(List.of(ddl, tables, docs, indexEvents, docsByTable, requests, results, failures, audit));
     consumed().forEach(t -> all.add(dlq(t)));
     return List.copyOf(all);
   }

@@ -38,6 +38,18 @@ public final class ConfigKeys {
       "consumer group of the query service");
   public static final ConfigKey QUERY_WORKERS = new ConfigKey("query.workers", "2",
       "questions answered at once (consumer threads; ordering per query_id holds)");
+  public static final ConfigKey INGEST_SLOT = new ConfigKey("ingest.slot.name", "schemarag_ddl",
+      "logical replication slot the ingest service streams the DDL audit log from");
+  public static final ConfigKey INGEST_PUBLICATION = new ConfigKey("ingest.publication", "schemarag_ddl",
+      "publication covering only the DDL audit table");
+  public static final ConfigKey DOCS_ROOT = new ConfigKey("docs.root", "data/schemas",
+      "folder holding <database.id>/docs/*.md, the watched schema docs");
+  public static final ConfigKey DOCS_DEBOUNCE_MS = new ConfigKey("docs.debounce.ms", "200",
+      "quiet time after the last write to a doc before it is published");
+  public static final ConfigKey INDEXER_APP_ID = new ConfigKey("indexer.application.id", "schemarag-indexer",
+      "Kafka Streams application.id of the indexer (its consumer group and state)");
+  public static final ConfigKey INDEXER_STATE_DIR = new ConfigKey("indexer.state.dir", "",
+      "where the indexer keeps its state stores; empty = <tmp>/schemarag-indexer");
   public static final ConfigKey LOCAL_DIR = new ConfigKey("local.dir", "",
       "where the embedded default keeps its broker data and state; empty = <tmp>/schemarag-local");
   public static final ConfigKey LOCAL_PG_NAME = new ConfigKey("local.pg.name", "demo",
@@ -90,6 +102,7 @@ public final class ConfigKeys {
   public static final List<ConfigKey> ALL = List.of(
       DB_URL, DB_USER, DB_PASSWORD, DATABASE_ID, KAFKA_BOOTSTRAP,
       TOPICS_PREFIX, TOPICS_PARTITIONS, TOPICS_REPLICATION, SERDE_MODE, SERDE_REGISTRY_URL, CATALOG_SCHEMAS, QUERY_GROUP, QUERY_WORKERS,
+      INGEST_SLOT, INGEST_PUBLICATION, DOCS_ROOT, DOCS_DEBOUNCE_MS, INDEXER_APP_ID, INDEXER_STATE_DIR,
       LOCAL_DIR, LOCAL_PG_NAME,
       EMBEDDING_MODEL, EMBEDDING_BASE_URL, EMBEDDING_API_KEY, EMBEDDING_BATCH,
       RETRIEVAL_TOP_K, RETRIEVAL_THRESHOLD, RETRIEVAL_SMALL_SCHEMA, RETRIEVAL_FK_CAP, RETRIEVAL_HUB_DEGREE,

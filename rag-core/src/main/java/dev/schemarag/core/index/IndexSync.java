@@ -38,7 +38,14 @@ public final class IndexSync {
       throws SQLException {
     Map<String, ChunkDiff.Previous> previous = store.stored(databaseId, table).values().stream()
         .collect(Collectors.toMap(PgChunkStore.Stored::id, s -> new ChunkDiff.Previous(s.contentHash(), s.modelId())));
-    ChunkDiff diff = ChunkDiff.between(previous, chunks, embedder.modelId());
+    return apply(ChunkDiff.between(previous, chunks, embedder.modelId()), version, progress);
+  }
+
+  /**
+   * Carries out a diff computed elsewhere (the indexer keeps the previous hashes in its state
+   * store): embeds and upserts the chunks to write in batches, deletes the removed ones.
+   */
+  public Result apply(ChunkDiff diff, long version, IntConsumer progress) throws SQLException {
     long before = embedder.computed();
     List<Chunk> write = diff.toWrite();
     for (int i = 0; i < write.size(); i += batchSize) {
@@ -50,5 +57,9 @@ public final class IndexSync {
     store.delete(diff.removed(), version);
     return new Result(diff.added().size(), diff.updated().size(), diff.removed().size(), diff.unchanged().size(),
         embedder.computed() - before);
+  }
+
+  public String modelId() {
+    return embedder.modelId();
   }
 }

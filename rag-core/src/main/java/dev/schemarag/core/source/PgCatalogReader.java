@@ -38,30 +38,72 @@ public final class PgCatalogReader {
   /** Every ordinary, partitioned and foreign table and view of the given schemas. */
   public SchemaModel read(String databaseId, List<String> schemas) throws SQLException {
     try (Connection c = db.open()) {
-      Map<Long, String[]> rels = relations(c, schemas);
-      Map<Long, List<Column>> columns = columns(c, rels.keySet());
-      Map<Long, List<String>> pks = primaryKeys(c, rels.keySet());
-      List<ForeignKey> fks = foreignKeys(c, rels.keySet());
-      Map<String, String> refs = new HashMap<>();
-      for (ForeignKey fk : fks) {
-        if (fk.fromColumns().size() == 1) {
-          refs.put(fk.fromTable() + "\u0000" + fk.fromColumns().get(0), fk.toTable() + "." + fk.toColumns().get(0));
-        }
-      }
-      List<Table> tables = new ArrayList<>();
-      for (var e : rels.entrySet()) {
-        String[] r = e.getValue();
-        String name = modelName(r[0], r[1]);
-        List<String> pk = pks.getOrDefault(e.getKey(), List.of());
-        List<Column> cols = new ArrayList<>();
-        for (Column col : columns.getOrDefault(e.getKey(), List.of())) {
-          cols.add(new Column(col.name(), col.type(), col.nullable(), col.defaultValue(), col.comment(),
-              pk.contains(col.name()), Optional.ofNullable(refs.get(name + "\u0000" + col.name()))));
-        }
-        tables.add(new Table(name, Optional.ofNullable(r[2]), cols, "public".equals(r[0]) ? Optional.empty() : Optional.of(r[0])));
-      }
-      return new SchemaModel(databaseId, tables, fks);
+      return build(c, databaseId, relations(c, schemas));
     }
+  }
+
+  /**
+   * The named tables (model names; those that no longer exist are simply absent) with every table
+   * of the given schemas they have a foreign key to or from: enough to describe each named table
+   * with its relationships both ways, without reading the whole catalog.
+   */
+  public SchemaModel readTables(String databaseId, List<String> schemas, java.util.Collection<String> names) throws SQLException {
+    try (Connection c = db.open()) {
+      Map<Long, String[]> all = relations(c, schemas);
+      java.util.Set<String> wanted = new java.util.HashSet<>(names);
+      java.util.Set<Long> named = new java.util.HashSet<>();
+      all.forEach((oid, r) -> {
+        if (wanted.contains(modelName(r[0], r[1]))) {
+          named.add(oid);
+        }
+      });
+      java.util.Set<Long> involved = new java.util.HashSet<>(named);
+      if (!named.isEmpty()) {
+        try (PreparedStatement ps = c.prepareStatement("SELECT conrelid::int8, confrelid::int8 FROM pg_constraint"
+            + " WHERE contype = 'f' AND (conrelid::int8 = ANY (?) OR confrelid::int8 = ANY (?))")) {
+          ps.setArray(1, oids(c, named));
+          ps.setArray(2, oids(c, named));
+          try (ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+              involved.add(rs.getLong(1));
+              involved.add(rs.getLong(2));
+            }
+          }
+        }
+      }
+      Map<Long, String[]> rels = new LinkedHashMap<>();
+      all.forEach((oid, r) -> {
+        if (involved.contains(oid)) {
+          rels.put(oid, r);
+        }
+      });
+      return build(c, databaseId, rels);
+    }
+  }
+
+  private static SchemaModel build(Connection c, String databaseId, Map<Long, String[]> rels) throws SQLException {
+    Map<Long, List<Column>> columns = columns(c, rels.keySet());
+    Map<Long, List<String>> pks = primaryKeys(c, rels.keySet());
+    List<ForeignKey> fks = foreignKeys(c, rels.keySet());
+    Map<String, String> refs = new HashMap<>();
+    for (ForeignKey fk : fks) {
+      if (fk.fromColumns().size() == 1) {
+        refs.put(fk.fromTable() + "\u0000" + fk.fromColumns().get(0), fk.toTable() + "." + fk.toColumns().get(0));
+      }
+    }
+    List<Table> tables = new ArrayList<>();
+    for (var e : rels.entrySet()) {
+      String[] r = e.getValue();
+      String name = modelName(r[0], r[1]);
+      List<String> pk = pks.getOrDefault(e.getKey(), List.of());
+      List<Column> cols = new ArrayList<>();
+      for (Column col : columns.getOrDefault(e.getKey(), List.of())) {
+        cols.add(new Column(col.name(), col.type(), col.nullable(), col.defaultValue(), col.comment(),
+            pk.contains(col.name()), Optional.ofNullable(refs.get(name + "\u0000" + col.name()))));
+      }
+      tables.add(new Table(name, Optional.ofNullable(r[2]), cols, "public".equals(r[0]) ? Optional.empty() : Optional.of(r[0])));
+    }
+    return new SchemaModel(databaseId, tables, fks);
   }
 
   private static Map<Long, String[]> relations(Connection c, List<String> schemas) throws SQLException {

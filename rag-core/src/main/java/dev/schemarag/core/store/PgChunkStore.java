@@ -185,6 +185,25 @@ public final class PgChunkStore {
     }
   }
 
+  /** Every stored chunk of a database, as the chunker made it (vectors stay in the database). */
+  public List<Chunk> load(String databaseId) throws SQLException {
+    List<Chunk> out = new ArrayList<>();
+    try (Connection c = db.open(); PreparedStatement ps = c.prepareStatement(
+        "SELECT id, table_name, kind, subject, related_tables, keywords, token_estimate, embed_text, prompt_text, embed_hash, content_hash"
+            + " FROM " + SCHEMA + ".chunks WHERE database_id = ? ORDER BY table_name, id")) {
+      ps.setString(1, databaseId);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          out.add(new Chunk(rs.getString(1), databaseId, rs.getString(2), ChunkKind.valueOf(rs.getString(3).toUpperCase()),
+              Optional.ofNullable(rs.getString(4)), List.of((String[]) rs.getArray(5).getArray()),
+              List.of((String[]) rs.getArray(6).getArray()), rs.getInt(7), rs.getString(8), rs.getString(9), rs.getString(10),
+              rs.getString(11)));
+        }
+      }
+    }
+    return out;
+  }
+
   public long count(String databaseId) throws SQLException {
     try (Connection c = db.open(); PreparedStatement ps = c.prepareStatement("SELECT count(*) FROM " + SCHEMA + ".chunks WHERE database_id = ?")) {
       ps.setString(1, databaseId);

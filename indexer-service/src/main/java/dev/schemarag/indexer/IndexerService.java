@@ -1,0 +1,92 @@
+package dev.schemarag.indexer;
+
+import dev.schemarag.contracts.TopicCatalog;
+import dev.schemarag.core.config.ConfigKeys;
+import dev.schemarag.core.config.SchemaragConfig;
+import dev.schemarag.core.embed.CachingEmbedder;
+import dev.schemarag.core.embed.Langchain4jEmbedder;
+import dev.schemarag.core.index.IndexSync;
+import dev.schemarag.core.store.ConnectionSource;
+import dev.schemarag.core.store.PgChunkStore;
+import dev.schemarag.core.store.PgEmbeddingCache;
+import dev.schemarag.service.ServiceSettings;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Properties;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Lifecycle of the indexer: builds the embedder and the pgvector store, runs the topology of
+ * {@link IndexerTopology} with exactly-once processing, and stops it. A failing stream thread
+ * (the index unreachable) is replaced and resumes from its last commit.
+ */
+public final class IndexerService implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(IndexerService.class);
+
+  private final KafkaStreams streams;
+
+  private IndexerService(KafkaStreams streams) {
+    this.streams = streams;
+  }
+
+  /** Streams properties: ours, then the user's {@code streams.*} keys (prefix stripped), which win. */
+  static Properties streamsProperties(SchemaragConfig config, String bootstrapServers) {
+    Properties p = new Properties();
+    p.putAll(ServiceSettings.kafka(config, bootstrapServers));
+    p.put(StreamsConfig.APPLICATION_ID_CONFIG, config.get(ConfigKeys.INDEXER_APP_ID));
+    p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+    p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+    p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 50);
+    p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, config.getInt(ConfigKeys.TOPICS_REPLICATION));
+    p.put(StreamsConfig.STATE_DIR_CONFIG, config.optional(ConfigKeys.INDEXER_STATE_DIR)
+        .orElse(Path.of(System.getProperty("java.io.tmpdir"), "schemarag-indexer").toString()));
+    p.put("consumer.auto.offset.reset", "earliest");
+    p.putAll(config.withPrefix("streams."));
+    return p;
+  }
+
+  public static IndexerService create(SchemaragConfig config, ConnectionSource db, String bootstrapServers) throws SQLException {
+    Langchain4jEmbedder embedder = Langchain4jEmbedder.create(config.get(ConfigKeys.EMBEDDING_MODEL),
+        config.get(ConfigKeys.EMBEDDING_BASE_URL), config.get(ConfigKeys.EMBEDDING_API_KEY), config.getInt(ConfigKeys.EMBEDDING_BATCH));
+    PgChunkStore store = new PgChunkStore(db);
+    store.ensureSchema(embedder.dimension());
+    IndexSync sync = new IndexSync(store, new CachingEmbedder(embedder, new PgEmbeddingCache(db)), config.getInt(ConfigKeys.EMBEDDING_BATCH));
+    TopicCatalog topics = ServiceSettings.topics(config);
+    KafkaStreams streams = new KafkaStreams(IndexerTopology.build(topics, new TableIndexer(sync)), streamsProperties(config, bootstrapServers));
+    streams.setUncaughtExceptionHandler(e -> {
+      LOG.error("indexer stream thread failed, replacing it: {}", e.getMessage());
+      return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
+    });
+    return new IndexerService(streams);
+  }
+
+  /** Starts and waits until the streams are running. */
+  public void start(Duration timeout) throws InterruptedException {
+    streams.start();
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (streams.state() != KafkaStreams.State.RUNNING) {
+      if (streams.state() == KafkaStreams.State.ERROR || streams.state() == KafkaStreams.State.NOT_RUNNING) {
+        throw new IllegalStateException("the indexer stopped while starting: " + streams.state());
+      }
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("the indexer did not reach RUNNING within " + timeout.toSeconds() + " s (" + streams.state() + ")");
+      }
+      Thread.sleep(20);
+    }
+  }
+
+  public KafkaStreams.State state() {
+    return streams.state();
+  }
+
+  @Override
+  public void close() {
+    streams.close(Duration.ofSeconds(20));
+  }
+}

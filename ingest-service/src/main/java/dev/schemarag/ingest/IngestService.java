@@ -1,0 +1,244 @@
+package dev.schemarag.ingest;
+
+import dev.schemarag.contracts.TopicCatalog;
+import dev.schemarag.core.config.ConfigKeys;
+import dev.schemarag.core.config.SchemaragConfig;
+import dev.schemarag.core.schema.ForeignKey;
+import dev.schemarag.core.schema.SchemaModel;
+import dev.schemarag.core.source.PgCatalogReader;
+import dev.schemarag.core.store.ConnectionSource;
+import dev.schemarag.events.catalog.DdlEvent;
+import dev.schemarag.events.docs.DocFile;
+import dev.schemarag.events.docs.DocFileKey;
+import dev.schemarag.service.CatalogSnapshots;
+import dev.schemarag.service.CatalogSnapshots.QualifiedName;
+import dev.schemarag.service.ServiceSettings;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The ingest service: DDL of the monitored database (captured by Debezium from the audit log) and
+ * edits of its markdown docs become catalog events. For every audit row it publishes the raw
+ * {@link DdlEvent} and a fresh snapshot (or tombstone) of each table the row touched, together
+ * with the tables whose foreign keys to or from it changed. On first start it snapshots every
+ * table of the monitored schemas.
+ */
+public final class IngestService implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(IngestService.class);
+
+  /** Everything the service needs, resolved from configuration. */
+  public record Settings(String databaseId, List<String> schemas, String dbUrl, String user, String password, String slot,
+                         String publication, Path docsDir, Duration debounce, Map<String, String> debeziumKeys,
+                         Map<String, Object> kafka) {
+
+    public static Settings from(SchemaragConfig config, String dbUrl, String bootstrapServers) {
+      String db = config.get(ConfigKeys.DATABASE_ID);
+      return new Settings(db, ServiceSettings.schemas(config), dbUrl, config.get(ConfigKeys.DB_USER),
+          config.get(ConfigKeys.DB_PASSWORD), config.get(ConfigKeys.INGEST_SLOT), config.get(ConfigKeys.INGEST_PUBLICATION),
+          Path.of(config.get(ConfigKeys.DOCS_ROOT)).resolve(db).resolve("docs"),
+          Duration.ofMillis(config.getInt(ConfigKeys.DOCS_DEBOUNCE_MS)), config.withPrefix("debezium."),
+          ServiceSettings.kafka(config, bootstrapServers));
+    }
+  }
+
+  private final Settings settings;
+  private final TopicCatalog topics;
+  private final ConnectionSource db;
+  private final PgCatalogReader reader;
+  private final DdlImpact impact;
+  private final AuditInstaller installer;
+  /** Tables each table referenced when last published: a dropped FK must refresh its old target. */
+  private final Map<String, Set<String>> lastTargets = new ConcurrentHashMap<>();
+  private final AtomicLong delivered = new AtomicLong(-1);
+  private final AtomicLong published = new AtomicLong();
+  private CatalogPublisher publisher;
+  private KafkaProducer<byte[], byte[]> docProducer;
+  private DdlCapture capture;
+  private DocWatcher watcher;
+
+  public IngestService(Settings settings, TopicCatalog topics) {
+    this.settings = settings;
+    this.topics = topics;
+    JdbcUrl.parse(settings.dbUrl()); // fails early, naming a malformed URL
+    this.db = ConnectionSource.of(settings.dbUrl(), settings.user(), settings.password());
+    this.reader = new PgCatalogReader(db);
+    this.impact = new DdlImpact(settings.schemas());
+    this.installer = new AuditInstaller(db, settings.publication());
+  }
+
+  /** Installs capture if needed, publishes the first snapshot, then streams DDL and watches docs. */
+  public void start() throws Exception {
+    installer.install();
+    publisher = new CatalogPublisher(topics, settings.kafka(), "schemarag-ingest-" + settings.databaseId());
+    delivered.set(publisher.lastDeliveredEventId(settings.databaseId(), 500));
+    LOG.info("ingest for '{}': last delivered audit event {}", settings.databaseId(), delivered.get());
+
+    JdbcUrl url = JdbcUrl.parse(settings.dbUrl());
+    Map<String, Object> offsets = new HashMap<>();
+    offsets.put("offset.storage", "org.apache.kafka.connect.storage.KafkaOffsetBackingStore");
+    offsets.put("offset.storage.topic", topics.ingestOffsets());
+    offsets.put("offset.storage.partitions", 1);
+    offsets.put("offset.storage.replication.factor", topics.settings().replicationFactor());
+    offsets.put("bootstrap.servers", settings.kafka().get("bootstrap.servers"));
+    Properties props = DdlCapture.engineProperties("schemarag-ingest-" + settings.databaseId(), url,
+        url.parameterOr("user", settings.user()), url.parameterOr("password", settings.password()),
+        settings.slot(), settings.publication(), offsets, settings.debeziumKeys());
+    capture = new DdlCapture(props, this::handle);
+    capture.start(Duration.ofSeconds(60));
+
+    // After the slot exists, so nothing committed from here on is missed.
+    SchemaModel all = reader.read(settings.databaseId(), settings.schemas());
+    all.tables().forEach(t -> lastTargets.put(t.name(), targets(all, t.name())));
+    if (!installer.initialSnapshotDone(settings.databaseId())) {
+      long now = System.currentTimeMillis();
+      List<CatalogPublisher.TableUpdate> updates = new ArrayList<>();
+      for (var t : all.tables()) {
+        updates.add(new CatalogPublisher.TableUpdate(CatalogSnapshots.key(settings.databaseId(), QualifiedName.ofModelName(t.name())),
+            Optional.of(CatalogSnapshots.of(all, t.name(), now, null))));
+      }
+      for (int i = 0; i < updates.size(); i += 200) {
+        publisher.publish(Optional.empty(), updates.subList(i, Math.min(updates.size(), i + 200)));
+      }
+      installer.markInitialSnapshotDone(settings.databaseId());
+      published.addAndGet(updates.size());
+      LOG.info("initial snapshot of '{}': {} tables", settings.databaseId(), updates.size());
+    }
+
+    Map<String, Object> p = new HashMap<>(settings.kafka());
+    p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+    p.put(ProducerConfig.ACKS_CONFIG, "all");
+    docProducer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
+    watcher = new DocWatcher(settings.docsDir(), settings.debounce(), this::publishDoc);
+    watcher.start();
+  }
+
+  /** One audit row: its DDL event plus snapshots and tombstones, in one transaction. */
+  void handle(AuditRow row) throws SQLException {
+    if (row.eventId() <= delivered.get()) {
+      LOG.debug("audit event {} was delivered before: skipped", row.eventId());
+      return;
+    }
+    List<DdlImpact.Action> actions = impact.of(row);
+    Set<String> snapshot = new LinkedHashSet<>();
+    Set<String> tombstone = new LinkedHashSet<>();
+    for (DdlImpact.Action a : actions) {
+      String name = a.table().modelName();
+      if (a.kind() == DdlImpact.Kind.TOMBSTONE) {
+        tombstone.add(name);
+      } else {
+        snapshot.add(name);
+      }
+      // Old FK targets see their "referenced by" change.
+      snapshot.addAll(lastTargets.getOrDefault(name, Set.of()));
+    }
+    snapshot.removeAll(tombstone);
+    List<CatalogPublisher.TableUpdate> updates = new ArrayList<>();
+    long now = System.currentTimeMillis();
+    Long sourceTs = row.commitTsMs().orElse(row.executedAtMs());
+    if (!snapshot.isEmpty()) {
+      SchemaModel first = reader.readTables(settings.databaseId(), settings.schemas(), snapshot);
+      // New FK targets of the changed tables need a fresh snapshot too.
+      Set<String> all = new LinkedHashSet<>(snapshot);
+      snapshot.forEach(n -> all.addAll(targets(first, n)));
+      SchemaModel model = all.equals(snapshot) ? first : reader.readTables(settings.databaseId(), settings.schemas(), all);
+      for (String name : all) {
+        QualifiedName q = QualifiedName.ofModelName(name);
+        if (model.table(name).isPresent()) {
+          updates.add(new CatalogPublisher.TableUpdate(CatalogSnapshots.key(settings.databaseId(), q),
+              Optional.of(CatalogSnapshots.of(model, name, now, sourceTs))));
+          lastTargets.put(name, targets(model, name));
+        } else {
+          // Gone again by now (a later DDL dropped it): its own drop event follows; a tombstone is right either way.
+          tombstone.add(name);
+        }
+      }
+    }
+    for (String name : tombstone) {
+      updates.add(new CatalogPublisher.TableUpdate(CatalogSnapshots.key(settings.databaseId(), QualifiedName.ofModelName(name)),
+          Optional.empty()));
+      lastTargets.remove(name);
+    }
+    publisher.publish(Optional.of(ddlEvent(row)), updates);
+    published.addAndGet(updates.size());
+    delivered.set(row.eventId());
+  }
+
+  private static Set<String> targets(SchemaModel model, String table) {
+    Set<String> out = new LinkedHashSet<>();
+    for (ForeignKey fk : model.outgoing(table)) {
+      if (!fk.toTable().equals(table)) {
+        out.add(fk.toTable());
+      }
+    }
+    return out;
+  }
+
+  private DdlEvent ddlEvent(AuditRow row) {
+    return new DdlEvent(settings.databaseId(), row.eventId(), row.phase(), row.commandTag(), row.objectType().orElse(null),
+        row.schemaName().orElse(null), row.objectIdentity().orElse(null), row.statement().orElse(null), row.txid().orElse(null),
+        row.executedAtMs());
+  }
+
+  private void publishDoc(DocWatcher.DocChange change) {
+    var topic = topics.docs();
+    DocFileKey key = new DocFileKey(settings.databaseId(), change.path());
+    byte[] k = topic.keySerde().serializer().serialize(topic.name(), key);
+    byte[] v = change.content().map(c -> topic.valueSerde().serializer().serialize(topic.name(),
+        new DocFile(settings.databaseId(), change.path(), c, change.sha256(), change.modifiedAtMs()))).orElse(null);
+    try {
+      docProducer.send(new ProducerRecord<>(topic.name(), k, v)).get(30, TimeUnit.SECONDS);
+      LOG.info("doc {} {}", change.path(), v == null ? "deleted" : "published");
+    } catch (Exception e) {
+      throw new IllegalStateException("could not publish doc " + change.path() + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Highest audit event id delivered so far. */
+  public long deliveredEventId() {
+    return delivered.get();
+  }
+
+  /** Snapshots and tombstones published since start. */
+  public long publishedTables() {
+    return published.get();
+  }
+
+  public boolean failed() {
+    return capture != null && capture.failed();
+  }
+
+  @Override
+  public void close() {
+    if (watcher != null) {
+      watcher.close();
+    }
+    if (capture != null) {
+      capture.close();
+    }
+    if (docProducer != null) {
+      docProducer.close(Duration.ofSeconds(5));
+    }
+    if (publisher != null) {
+      publisher.close();
+    }
+  }
+}
