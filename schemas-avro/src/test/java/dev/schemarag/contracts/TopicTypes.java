@@ -23,6 +23,7 @@ final class TopicTypes {
       "schemarag.catalog.tables", new Class<?>[] {TableKey.class, TableSnapshot.class},
       "schemarag.docs.files", new Class<?>[] {DocFileKey.class, DocFile.class},
       "schemarag.index.events", new Class<?>[] {TableKey.class, IndexUpdate.class},
+      "schemarag.index.docs-by-table", new Class<?>[] {TableKey.class, DocFile.class},
       "schemarag.nlq.requests", new Class<?>[] {QueryKey.class, QuestionRequested.class},
       "schemarag.nlq.results", new Class<?>[] {QueryKey.class, QueryAnswered.class},
       "schemarag.nlq.failures", new Class<?>[] {QueryKey.class, QueryFailed.class},
