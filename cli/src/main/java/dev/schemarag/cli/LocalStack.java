@@ -1,10 +1,7 @@
 package dev.schemarag.cli;
 
-import dev.schemarag.contracts.SerdeFactory;
-import dev.schemarag.contracts.SerdeSettings;
 import dev.schemarag.contracts.Topic;
 import dev.schemarag.contracts.TopicCatalog;
-import dev.schemarag.contracts.TopicSettings;
 import dev.schemarag.core.config.ConfigKeys;
 import dev.schemarag.core.config.SchemaragConfig;
 import dev.schemarag.infra.KafkaBrokerProcess;
@@ -42,11 +39,7 @@ final class LocalStack implements AutoCloseable {
   }
 
   static TopicCatalog catalog(SchemaragConfig config) {
-    SerdeSettings serde = new SerdeSettings(SerdeSettings.parseMode(config.get(ConfigKeys.SERDE_MODE)),
-        config.optional(ConfigKeys.SERDE_REGISTRY_URL).orElse(null));
-    TopicSettings topics = new TopicSettings(config.get(ConfigKeys.TOPICS_PREFIX),
-        config.getInt(ConfigKeys.TOPICS_PARTITIONS), (short) config.getInt(ConfigKeys.TOPICS_REPLICATION));
-    return new TopicCatalog(topics, new SerdeFactory(serde));
+    return dev.schemarag.service.ServiceSettings.topics(config);
   }
 
   static LocalStack start(SchemaragConfig config, LocalStackState state, PrintStream out) {
@@ -87,6 +80,10 @@ final class LocalStack implements AutoCloseable {
         p.setProperty("kafka.pid", Long.toString(broker.pid()));
         state.write(p);
       }
+      // Other commands (bench freshness) use a running demo's infrastructure.
+      p.setProperty("db.url", dbUrl);
+      p.setProperty("bootstrap.servers", bootstrap);
+      state.write(p);
       List<String> created = TopicAdmin.createMissing(bootstrap, catalog.all());
       LocalStack stack = new LocalStack(state, pg, kafka, dbUrl, bootstrap, catalog);
       stack.describe(out, created, Duration.ofNanos(System.nanoTime() - t0));

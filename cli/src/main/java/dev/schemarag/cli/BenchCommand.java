@@ -1,0 +1,8 @@
+package dev.schemarag.cli;
+
+import picocli.CommandLine.Command;
+
+/** {@code ./schemarag bench ...}: benchmarks that print figures. */
+@Command(name = "bench", description = "Benchmarks that print figures.", subcommands = {FreshnessBench.class})
+final class BenchCommand {
+}

@@ -1,0 +1,102 @@
+package dev.schemarag.cli;
+
+import dev.schemarag.contracts.Topic;
+import dev.schemarag.contracts.TopicCatalog;
+import dev.schemarag.core.config.SchemaragConfig;
+import dev.schemarag.core.store.ConnectionSource;
+import dev.schemarag.events.catalog.TableKey;
+import dev.schemarag.events.index.IndexUpdate;
+import dev.schemarag.indexer.IndexerService;
+import dev.schemarag.ingest.IngestService;
+import dev.schemarag.service.ServiceSettings;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+
+/**
+ * The live index in this process: the indexer and the ingest service on the given database and
+ * broker, and a tail of {@code index.events} that hands every {@link IndexUpdate} from now on to a
+ * listener.
+ */
+final class LivePipeline implements AutoCloseable {
+
+  private final IndexerService indexer;
+  private final IngestService ingest;
+  private final Thread tail;
+  private final AtomicBoolean running = new AtomicBoolean(true);
+
+  private LivePipeline(IndexerService indexer, IngestService ingest, Thread tail) {
+    this.indexer = indexer;
+    this.ingest = ingest;
+    this.tail = tail;
+  }
+
+  static LivePipeline start(SchemaragConfig config, String dbUrl, String bootstrap, Consumer<IndexUpdate> listener) throws Exception {
+    TopicCatalog topics = ServiceSettings.topics(config);
+    AtomicBoolean running = new AtomicBoolean(true);
+    KafkaConsumer<byte[], byte[]> consumer = tailFromNow(config, bootstrap, topics.indexEvents());
+    LivePipeline[] self = new LivePipeline[1];
+    Thread tail = new Thread(() -> {
+      try (consumer) {
+        while (self[0] == null || self[0].running.get()) {
+          for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(100))) {
+            listener.accept(topics.indexEvents().valueSerde().deserializer().deserialize(r.topic(), r.value()));
+          }
+        }
+      } catch (org.apache.kafka.common.errors.WakeupException e) {
+        // stopping
+      }
+    }, "index-events-tail");
+    tail.setDaemon(true);
+    ConnectionSource db = ConnectionSource.of(dbUrl, config.get(dev.schemarag.core.config.ConfigKeys.DB_USER),
+        config.get(dev.schemarag.core.config.ConfigKeys.DB_PASSWORD));
+    IndexerService indexer = IndexerService.create(config, db, bootstrap);
+    IngestService ingest = new IngestService(IngestService.Settings.from(config, dbUrl, bootstrap), topics);
+    self[0] = new LivePipeline(indexer, ingest, tail);
+    tail.start();
+    try {
+      indexer.start(Duration.ofMinutes(2));
+      ingest.start();
+    } catch (Exception e) {
+      self[0].close();
+      throw e;
+    }
+    return self[0];
+  }
+
+  /** A consumer positioned at the current end of the topic: it sees only what comes from now on. */
+  private static KafkaConsumer<byte[], byte[]> tailFromNow(SchemaragConfig config, String bootstrap, Topic<TableKey, IndexUpdate> topic) {
+    Map<String, Object> c = new HashMap<>(ServiceSettings.kafka(config, bootstrap));
+    c.put(ConsumerConfig.GROUP_ID_CONFIG, "schemarag-cli-" + UUID.randomUUID());
+    c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+    c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+    KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    List<TopicPartition> parts = consumer.partitionsFor(topic.name(), Duration.ofSeconds(30)).stream()
+        .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+    consumer.assign(parts);
+    consumer.seekToEnd(parts);
+    parts.forEach(consumer::position);
+    return consumer;
+  }
+
+  @Override
+  public void close() {
+    running.set(false);
+    ingest.close();
+    indexer.close();
+    try {
+      tail.join(2_000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

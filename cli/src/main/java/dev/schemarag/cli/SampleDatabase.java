@@ -1,0 +1,46 @@
+package dev.schemarag.cli;
+
+import dev.schemarag.core.store.ConnectionSource;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+
+/**
+ * The sample ERP database shipped in {@code data/schemas/erp}: {@code schema.sql} (81 tables in
+ * six schemas, one per module, with comments and foreign keys), {@code data.sql} (deterministic
+ * rows) and {@code docs/} (markdown docs of 18 tables with query patterns).
+ */
+final class SampleDatabase {
+
+  static final String DATABASE_ID = "erp";
+  static final List<String> SCHEMAS = List.of("hr", "sales", "finance", "inventory", "procurement", "support");
+  static final Path DEFAULT_DIR = Path.of("data", "schemas", DATABASE_ID);
+
+  private SampleDatabase() {}
+
+  /** Drops and recreates the six schemas, then loads the rows; one transaction. */
+  static void load(ConnectionSource db, Path dir) throws IOException, SQLException {
+    Path schema = dir.resolve("schema.sql");
+    Path data = dir.resolve("data.sql");
+    for (Path p : List.of(schema, data)) {
+      if (!Files.isRegularFile(p)) {
+        throw new IllegalArgumentException("the sample database needs " + p + " (run from the repository root, or pass --dir)");
+      }
+    }
+    try (Connection c = db.open(); Statement s = c.createStatement()) {
+      c.setAutoCommit(false);
+      s.execute(Files.readString(schema, StandardCharsets.UTF_8));
+      s.execute(Files.readString(data, StandardCharsets.UTF_8));
+      c.commit();
+    }
+  }
+
+  static String schemasCsv() {
+    return String.join(",", SCHEMAS);
+  }
+}
