@@ -23,12 +23,13 @@ final class AnswerEvents {
     rows.ifPresent(x -> x.preview().forEach(row -> preview.add(new ArrayList<>(row))));
     return QueryAnswered.newBuilder()
         .setQueryId(q.getQueryId()).setDatabaseId(q.getDatabaseId()).setQuestion(q.getQuestion())
-        .setSql(r.sql().orElse(null)).setSqlSource(r.sql().isPresent() ? "llm" : "none")
+        .setSql(r.sql().orElse(null)).setSqlSource(r.sql().isPresent() ? r.sqlSource() : "none")
         .setTables(r.tables().isEmpty() ? packet.tableNames() : r.tables())
         .setColumnNames(rows.map(x -> x.columns()).orElse(List.of()))
         .setRowsPreview(preview).setRowCount(rows.map(x -> x.rowCount()).orElse(0L))
         .setContextPacket(packet.toPrompt()).setRetrievalMetrics(new LinkedHashMap<>(packet.metrics()))
-        .setAttempts(r.attempts().size()).setTimingsMs(new LinkedHashMap<>(timings)).setAnsweredAtMs(now).build();
+        .setAttempts(r.attempts().size()).setTimingsMs(new LinkedHashMap<>(timings)).setAnsweredAtMs(now)
+        .setNote(r.sqlSource().equals(AnswerEngine.SOURCE_PATTERN) ? r.message() : null).build();
   }
 
   /** A grounding-only answer: the packet, no SQL. */

@@ -50,23 +50,31 @@ public final class QueryService implements AutoCloseable {
   private final AnswerLedger ledger;
   private final Map<String, Object> kafka;
   private final String groupId;
+  private final Optional<IndexChangeFollower> follower;
   private final List<Thread> threads = new ArrayList<>();
   private final List<KafkaConsumer<byte[], byte[]>> consumers = new ArrayList<>();
   private final AtomicBoolean running = new AtomicBoolean();
   private CountDownLatch stopped;
 
-  QueryService(TopicCatalog topics, QuestionHandler handler, AnswerLedger ledger, Map<String, Object> kafka, String groupId) {
+  QueryService(TopicCatalog topics, QuestionHandler handler, AnswerLedger ledger, Map<String, Object> kafka, String groupId,
+               Optional<IndexChangeFollower> follower) {
     this.topics = topics;
     this.handler = handler;
     this.ledger = ledger;
     this.kafka = Map.copyOf(kafka);
     this.groupId = groupId;
+    this.follower = follower;
   }
 
   public synchronized void start(int workers) {
+    if (workers < 1) {
+      throw new IllegalArgumentException("query.workers must be at least 1, was " + workers);
+    }
     if (!running.compareAndSet(false, true)) {
       return;
     }
+    // Following index changes first: a change made while the workers start still refreshes the index.
+    follower.ifPresent(IndexChangeFollower::start);
     stopped = new CountDownLatch(workers);
     for (int i = 0; i < workers; i++) {
       Map<String, Object> c = new HashMap<>(kafka);
@@ -200,5 +208,6 @@ public final class QueryService implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+    follower.ifPresent(IndexChangeFollower::close);
   }
 }

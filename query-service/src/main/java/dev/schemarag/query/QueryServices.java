@@ -3,6 +3,7 @@ package dev.schemarag.query;
 import dev.schemarag.contracts.TopicCatalog;
 import dev.schemarag.core.answer.AnswerEngine;
 import dev.schemarag.core.answer.Langchain4jSqlGenerator;
+import dev.schemarag.core.chunk.Chunk;
 import dev.schemarag.core.chunk.Chunker;
 import dev.schemarag.core.config.ConfigKeys;
 import dev.schemarag.core.config.SchemaragConfig;
@@ -27,7 +28,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 
 /** Builds a {@link QueryService} from configuration: the one place that wires database, models and Kafka. */
 public final class QueryServices {
@@ -64,26 +64,48 @@ public final class QueryServices {
     RetrievalSettings retrieval = RetrievalSettings.from(config);
     IndexSync sync = new IndexSync(store, new CachingEmbedder(embedder, new PgEmbeddingCache(admin)), config.getInt(ConfigKeys.EMBEDDING_BATCH));
 
-    // Until the live indexer serves this database, the index is built from the catalog on first use.
+    IndexSource source = IndexSource.parse(config.get(ConfigKeys.QUERY_INDEX_SOURCE));
     SchemaIndexCache indexes = new SchemaIndexCache(id -> {
       if (!id.equals(databaseId)) {
         throw new IllegalArgumentException("unknown database '" + id + "'; this service answers for '" + databaseId + "'");
       }
       try {
         SchemaModel model = new PgCatalogReader(admin).read(databaseId, schemas);
+        List<Chunk> stored = source == IndexSource.CATALOG ? List.of() : store.load(databaseId);
+        if (source == IndexSource.STORE || !stored.isEmpty()) {
+          // The live indexer keeps the store in step with the catalog and the docs.
+          return new SchemaIndex(model, stored, retrieval);
+        }
+        // No live indexer serves this database: index its catalog here, once.
         var chunks = Chunker.chunkAll(model, Map.of());
         sync.sync(databaseId, Optional.empty(), chunks, System.currentTimeMillis(), n -> { });
         return new SchemaIndex(model, chunks, retrieval);
       } catch (SQLException e) {
-        throw new IllegalStateException("cannot index database " + databaseId + ": " + e.getMessage(), e);
+        throw new IllegalStateException("cannot load the index of database " + databaseId + ": " + e.getMessage(), e);
       }
     });
-    Map<String, DenseSearch> dense = new ConcurrentHashMap<>();
-    QuestionHandler handler = new QuestionHandler(indexes, id -> dense.computeIfAbsent(id, x -> new PgDenseSearch(admin, x)), embedder,
+    // PgDenseSearch holds one connection and is not for concurrent use: one per worker thread and database.
+    ThreadLocal<Map<String, DenseSearch>> dense = ThreadLocal.withInitial(HashMap::new);
+    QuestionHandler handler = new QuestionHandler(indexes, id -> dense.get().computeIfAbsent(id, x -> new PgDenseSearch(admin, x)), embedder,
         retrieval, Langchain4jSqlGenerator.fromConfig(config),
         new ReadOnlyExecutor(reader, config.getInt(ConfigKeys.ANSWER_STATEMENT_TIMEOUT_MS)), AnswerEngine.Settings.from(config));
     Map<String, Object> kafka = new HashMap<>(config.withPrefix("kafka."));
     kafka.put("bootstrap.servers", bootstrapServers);
-    return new QueryService(topics, handler, new AnswerLedger(admin), kafka, config.get(ConfigKeys.QUERY_GROUP));
+    Optional<IndexChangeFollower> follower = source == IndexSource.CATALOG ? Optional.empty()
+        : Optional.of(new IndexChangeFollower(topics.indexEvents(), kafka, indexes));
+    return new QueryService(topics, handler, new AnswerLedger(admin), kafka, config.get(ConfigKeys.QUERY_GROUP), follower);
+  }
+
+  /** Where the loaded index's chunks come from ({@code query.index.source}). */
+  enum IndexSource {
+    AUTO, STORE, CATALOG;
+
+    static IndexSource parse(String value) {
+      try {
+        return valueOf(value.trim().toUpperCase(java.util.Locale.ROOT));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("query.index.source must be auto, store or catalog, was '" + value + "'");
+      }
+    }
   }
 }

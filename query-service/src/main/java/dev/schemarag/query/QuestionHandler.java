@@ -67,7 +67,7 @@ final class QuestionHandler {
       return new Outcome(AnswerEvents.grounded(q, packet, timings, now), true, List.of());
     }
     AnswerEngine.Settings settings = q.getOptions().getMaxRows() == null ? answer
-        : new AnswerEngine.Settings(answer.maxAttempts(), Math.max(1, q.getOptions().getMaxRows()), answer.previewRows());
+        : answer.withMaxRows(q.getOptions().getMaxRows());
     long t1 = System.currentTimeMillis();
     AnswerEngine.Result r = new AnswerEngine(generator, executor, index.model(), Optional.of(embedder), settings)
         .answer(q.getQuestion(), packet, q.getOptions().getExecute());

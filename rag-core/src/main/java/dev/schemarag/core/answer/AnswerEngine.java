@@ -4,6 +4,7 @@ import dev.schemarag.core.chunk.Hashing;
 import dev.schemarag.core.config.ConfigKeys;
 import dev.schemarag.core.config.SchemaragConfig;
 import dev.schemarag.core.embed.Embedder;
+import dev.schemarag.core.retrieval.PatternMatch;
 import dev.schemarag.core.retrieval.SchemaContextPacket;
 import dev.schemarag.core.schema.Column;
 import dev.schemarag.core.schema.SchemaModel;
@@ -26,30 +27,49 @@ import java.util.Set;
  */
 public final class AnswerEngine {
 
-  /** @param maxAttempts attempts per question (default 3) */
-  public record Settings(int maxAttempts, int maxRows, int previewRows) {
+  /**
+   * @param maxAttempts attempts per question (default 3)
+   * @param patternReuse with no model, the similarity from which a documented query pattern answers the question
+   */
+  public record Settings(int maxAttempts, int maxRows, int previewRows, double patternReuse) {
     public static final Settings DEFAULT = from(SchemaragConfig.defaults());
 
     public Settings {
       if (maxAttempts < 1 || maxRows < 1 || previewRows < 0) {
         throw new IllegalArgumentException("answer.max.attempts and answer.max.rows must be at least 1, answer.preview.rows at least 0");
       }
+      if (!(patternReuse > 0 && patternReuse <= 1.0)) {
+        throw new IllegalArgumentException("answer.pattern.reuse.similarity must be in (0, 1], was " + patternReuse);
+      }
     }
 
     public static Settings from(SchemaragConfig c) {
-      return new Settings(c.getInt(ConfigKeys.ANSWER_MAX_ATTEMPTS),
-          c.getInt(ConfigKeys.ANSWER_MAX_ROWS), c.getInt(ConfigKeys.ANSWER_PREVIEW_ROWS));
+      return new Settings(c.getInt(ConfigKeys.ANSWER_MAX_ATTEMPTS), c.getInt(ConfigKeys.ANSWER_MAX_ROWS),
+          c.getInt(ConfigKeys.ANSWER_PREVIEW_ROWS), c.getDouble(ConfigKeys.ANSWER_PATTERN_REUSE));
+    }
+
+    public Settings withMaxRows(int rows) {
+      return new Settings(maxAttempts, Math.max(1, rows), previewRows, patternReuse);
     }
   }
+
+  /** Where an answer's SQL came from. */
+  public static final String SOURCE_LLM = "llm";
+  public static final String SOURCE_PATTERN = "query_pattern";
 
   /** One attempt, as the exam log records it. */
   public record Attempt(int number, String promptHash, Optional<String> sql, List<String> lintIssues,
                         Optional<String> explainOutcome, Optional<ErrorClass> error, Optional<String> sqlState,
                         String stage, Optional<String> message, long latencyMs) {}
 
-  /** The outcome of a question: an answer, or a classified failure; always with its attempts. */
+  /**
+   * The outcome of a question: an answer, or a classified failure; always with its attempts.
+   *
+   * @param sqlSource {@link #SOURCE_LLM} or {@link #SOURCE_PATTERN}
+   */
   public record Result(boolean answered, Optional<String> sql, List<String> tables, Optional<ReadOnlyExecutor.Rows> rows,
-                       Optional<ErrorClass> error, String stage, Optional<String> sqlState, String message, List<Attempt> attempts) {}
+                       Optional<ErrorClass> error, String stage, Optional<String> sqlState, String message, List<Attempt> attempts,
+                       String sqlSource) {}
 
   private final Optional<SqlGenerator> generator;
   private final ReadOnlyExecutor executor;
@@ -69,10 +89,15 @@ public final class AnswerEngine {
   public Result answer(String question, SchemaContextPacket packet, boolean execute) {
     List<Attempt> attempts = new ArrayList<>();
     if (generator.isEmpty()) {
+      Optional<PatternMatch> close = packet.patterns().stream().filter(p -> p.similarity() >= settings.patternReuse()).findFirst();
+      if (close.isPresent()) {
+        return reusePattern(close.get(), execute);
+      }
       return failed(ErrorClass.GENERATOR_UNAVAILABLE, "generation", Optional.empty(),
-          "no LLM is configured (llm.base.url, llm.model); the context packet is attached", Optional.empty(), attempts);
+          "no LLM is configured (llm.base.url, llm.model) and no documented query pattern matches the question closely"
+              + " (similarity >= " + settings.patternReuse() + "); the context packet is attached", Optional.empty(), attempts);
     }
-    String first = Prompts.first(question, packet, List.of());
+    String first = Prompts.first(question, packet, packet.patterns().stream().map(PatternMatch::promptText).toList());
     String prompt = first;
     boolean simplified = false;
     Optional<String> lastSql = Optional.empty();
@@ -126,13 +151,14 @@ public final class AnswerEngine {
         attempts.add(new Attempt(n, promptHash, lastSql, issueText, Optional.empty(), Optional.empty(), Optional.empty(), "guard",
             Optional.empty(), ms(t0)));
         return new Result(true, lastSql, verdict.tables(), Optional.empty(), Optional.empty(), "guard", Optional.empty(), "not executed",
-            attempts);
+            attempts, SOURCE_LLM);
       }
       ReadOnlyExecutor.Outcome o = executor.run(verdict.sql(), settings.maxRows(), settings.previewRows());
       attempts.add(new Attempt(n, promptHash, lastSql, issueText, o.plan().or(() -> o.stage().equals("explain") ? o.message() : Optional.empty()),
           o.error(), o.sqlState(), o.stage(), o.message(), ms(t0)));
       if (o.ok()) {
-        return new Result(true, lastSql, verdict.tables(), o.rows(), Optional.empty(), "execute", Optional.empty(), "ok", attempts);
+        return new Result(true, lastSql, verdict.tables(), o.rows(), Optional.empty(), "execute", Optional.empty(), "ok", attempts,
+            SOURCE_LLM);
       }
       ErrorClass c = o.error().orElseThrow();
       last = failed(c, o.stage(), o.sqlState(), o.message().orElse(""), lastSql, attempts);
@@ -150,7 +176,43 @@ public final class AnswerEngine {
   }
 
   private Result failed(ErrorClass c, String stage, Optional<String> sqlState, String message, Optional<String> sql, List<Attempt> attempts) {
-    return new Result(false, sql, List.of(), Optional.empty(), Optional.of(c), stage, sqlState, message, List.copyOf(attempts));
+    return new Result(false, sql, List.of(), Optional.empty(), Optional.of(c), stage, sqlState, message, List.copyOf(attempts), SOURCE_LLM);
+  }
+
+  /**
+   * No model, but a documented query matches the question closely: its SQL is the answer, as is.
+   * Docs are edited by people and may name tables beyond the packet, so the guard allows the whole
+   * schema here but still holds everything else (one read-only statement, no dangerous functions).
+   * One attempt: there is no model to repair it.
+   */
+  private Result reusePattern(PatternMatch p, boolean execute) {
+    long t0 = System.nanoTime();
+    String note = String.format(java.util.Locale.ROOT, "reused the documented query pattern '%s' of %s (similarity %.2f); no LLM is configured",
+        p.name(), p.table(), p.similarity());
+    Optional<String> sql = Optional.of(p.sql());
+    String hash = Hashing.sha256(p.promptText()).substring(0, 16);
+    List<String> lint = SqlLint.lint(p.sql(), Map.of()).stream().map(SqlLint.Issue::toString).toList();
+    SqlGuard.Verdict verdict = SqlGuard.check(p.sql(), model.tables().stream().map(t -> t.name()).toList(), settings.maxRows());
+    if (!verdict.allowed()) {
+      ErrorClass c = verdict.unparseable() ? ErrorClass.SQL_ERROR : ErrorClass.VALIDATION_BLOCK;
+      List<Attempt> a = List.of(new Attempt(1, hash, sql, lint, Optional.empty(), Optional.of(c), Optional.empty(), "guard",
+          Optional.of(verdict.reason()), ms(t0)));
+      return new Result(false, sql, List.of(), Optional.empty(), Optional.of(c), "guard", Optional.empty(),
+          "the documented query pattern '" + p.name() + "' of " + p.table() + " was refused: " + verdict.reason(), a, SOURCE_PATTERN);
+    }
+    if (!execute) {
+      List<Attempt> a = List.of(new Attempt(1, hash, sql, lint, Optional.empty(), Optional.empty(), Optional.empty(), "guard",
+          Optional.empty(), ms(t0)));
+      return new Result(true, sql, verdict.tables(), Optional.empty(), Optional.empty(), "guard", Optional.empty(), note, a, SOURCE_PATTERN);
+    }
+    ReadOnlyExecutor.Outcome o = executor.run(verdict.sql(), settings.maxRows(), settings.previewRows());
+    List<Attempt> a = List.of(new Attempt(1, hash, sql, lint, o.plan().or(() -> o.stage().equals("explain") ? o.message() : Optional.empty()),
+        o.error(), o.sqlState(), o.stage(), o.message(), ms(t0)));
+    if (o.ok()) {
+      return new Result(true, sql, verdict.tables(), o.rows(), Optional.empty(), "execute", Optional.empty(), note, a, SOURCE_PATTERN);
+    }
+    return new Result(false, sql, List.of(), Optional.empty(), o.error(), o.stage(), o.sqlState(),
+        "the documented query pattern '" + p.name() + "' of " + p.table() + " failed: " + o.message().orElse(""), a, SOURCE_PATTERN);
   }
 
   private Map<String, Set<String>> packetColumns(SchemaContextPacket packet) {

@@ -76,7 +76,7 @@ public final class Chunker {
 
     for (TableDoc.QueryPattern q : doc.map(TableDoc::queryPatterns).orElse(List.of())) {
       String embed = q.name() + q.useCase().map(u -> ": " + u).orElse("") + q.returns().map(r -> ". Returns " + r).orElse("");
-      String prompt = "-- " + q.name() + q.useCase().map(u -> " (" + u + ")").orElse("") + "\n" + q.sql();
+      String prompt = "-- " + q.name() + q.useCase().map(u -> " (" + u + ")").orElse("") + PATTERN_SQL_SEPARATOR + q.sql();
       chunks.add(make(db, name, ChunkKind.QUERY, Optional.of(q.name()), related, keywords(q.name(), List.of()), embed, prompt));
     }
 
@@ -140,6 +140,19 @@ public final class Chunker {
   }
 
   /** {@code orders (order_id bigint PK, user_id bigint FK→users.id, …) -- comment} */
+  /** Separates a query chunk's prompt text (its name and use case, one comment line) from its SQL. */
+  static final String PATTERN_SQL_SEPARATOR = "\n";
+
+  /** The SQL of a query-pattern chunk, from its prompt text. */
+  public static String patternSql(Chunk query) {
+    if (query.kind() != ChunkKind.QUERY) {
+      throw new IllegalArgumentException("not a query pattern: " + query.id());
+    }
+    String p = query.promptText();
+    int cut = p.indexOf(PATTERN_SQL_SEPARATOR);
+    return cut < 0 ? p : p.substring(cut + PATTERN_SQL_SEPARATOR.length()).strip();
+  }
+
   public static String compactDdl(SchemaModel model, Table t) {
     StringBuilder sb = new StringBuilder(t.name()).append(" (");
     for (int i = 0; i < t.columns().size(); i++) {

@@ -38,6 +38,9 @@ public final class ConfigKeys {
       "consumer group of the query service");
   public static final ConfigKey QUERY_WORKERS = new ConfigKey("query.workers", "2",
       "questions answered at once (consumer threads; ordering per query_id holds)");
+  public static final ConfigKey QUERY_INDEX_SOURCE = new ConfigKey("query.index.source", "auto",
+      "where the query service gets its chunks: store (what the indexer wrote), catalog (indexes the catalog itself),"
+          + " auto (store when it holds chunks of the database)");
   public static final ConfigKey INGEST_SLOT = new ConfigKey("ingest.slot.name", "schemarag_ddl",
       "logical replication slot the ingest service streams the DDL audit log from");
   public static final ConfigKey INGEST_PUBLICATION = new ConfigKey("ingest.publication", "schemarag_ddl",
@@ -92,6 +95,8 @@ public final class ConfigKeys {
   public static final ConfigKey ANSWER_PREVIEW_ROWS = new ConfigKey("answer.preview.rows", "20", "rows carried in an answer event");
   public static final ConfigKey ANSWER_STATEMENT_TIMEOUT_MS = new ConfigKey("answer.statement.timeout.ms", "10000",
       "statement_timeout of generated SQL");
+  public static final ConfigKey ANSWER_PATTERN_REUSE = new ConfigKey("answer.pattern.reuse.similarity", "0.7",
+      "with no model configured, a documented query pattern this similar to the question answers it as is");
   public static final ConfigKey READER_ROLE = new ConfigKey("reader.role", "schemarag_reader",
       "the read-only role generated SQL runs as");
   public static final ConfigKey READER_PASSWORD = new ConfigKey("reader.password", "", "its password");
@@ -102,13 +107,15 @@ public final class ConfigKeys {
   public static final List<ConfigKey> ALL = List.of(
       DB_URL, DB_USER, DB_PASSWORD, DATABASE_ID, KAFKA_BOOTSTRAP,
       TOPICS_PREFIX, TOPICS_PARTITIONS, TOPICS_REPLICATION, SERDE_MODE, SERDE_REGISTRY_URL, CATALOG_SCHEMAS, QUERY_GROUP, QUERY_WORKERS,
+      QUERY_INDEX_SOURCE,
       INGEST_SLOT, INGEST_PUBLICATION, DOCS_ROOT, DOCS_DEBOUNCE_MS, INDEXER_APP_ID, INDEXER_STATE_DIR,
       LOCAL_DIR, LOCAL_PG_NAME,
       EMBEDDING_MODEL, EMBEDDING_BASE_URL, EMBEDDING_API_KEY, EMBEDDING_BATCH,
       RETRIEVAL_TOP_K, RETRIEVAL_THRESHOLD, RETRIEVAL_SMALL_SCHEMA, RETRIEVAL_FK_CAP, RETRIEVAL_HUB_DEGREE,
       RETRIEVAL_JOIN_HINTS, BM25_K1, BM25_B,
       LLM_PROVIDER, LLM_BASE_URL, LLM_MODEL, LLM_API_KEY, LLM_TIMEOUT_MS,
-      ANSWER_MAX_ATTEMPTS, ANSWER_MAX_ROWS, ANSWER_PREVIEW_ROWS, ANSWER_STATEMENT_TIMEOUT_MS, READER_ROLE, READER_PASSWORD);
+      ANSWER_MAX_ATTEMPTS, ANSWER_MAX_ROWS, ANSWER_PREVIEW_ROWS, ANSWER_STATEMENT_TIMEOUT_MS, ANSWER_PATTERN_REUSE,
+      READER_ROLE, READER_PASSWORD);
 
   static final Map<String, ConfigKey> BY_NAME;
 

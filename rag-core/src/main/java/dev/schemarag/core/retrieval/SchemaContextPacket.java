@@ -14,10 +14,16 @@ import java.util.Map;
  * @param metrics counts per stage: candidates_dense, candidates_lexical, candidates, from_table_evidence,
  *     from_column_evidence, fk_added, fk_blocked, packet_tables, packet_tokens, schema_tokens
  * @param timingsMs embed, dense, lexical, fuse, expand, total
+ * @param patterns documented query patterns of packet tables nearest the question (descending similarity)
  */
 public record SchemaContextPacket(String databaseId, String question, List<PacketTable> tables, List<ForeignKey> fkEdges,
                                   List<String> joinPaths, List<String> modules, boolean fullSchema,
-                                  List<RankedTable> ranking, Map<String, Long> metrics, Map<String, Double> timingsMs) {
+                                  List<RankedTable> ranking, Map<String, Long> metrics, Map<String, Double> timingsMs,
+                                  List<PatternMatch> patterns) {
+
+  public SchemaContextPacket {
+    patterns = List.copyOf(patterns);
+  }
 
   public List<String> tableNames() {
     return tables.stream().map(PacketTable::name).toList();

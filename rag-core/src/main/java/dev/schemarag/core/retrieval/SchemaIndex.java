@@ -32,6 +32,8 @@ public final class SchemaIndex {
   final java.util.Optional<LexicalIndex> modules;
   final Map<String, String> moduleOf = new HashMap<>();
   final int schemaTokens;
+  /** Query-pattern chunks by table and pattern name: dense hits name them, the packet carries their SQL. */
+  private final Map<String, Chunk> patterns = new HashMap<>();
 
   public SchemaIndex(SchemaModel model, List<Chunk> chunks, RetrievalSettings settings) {
     this.model = model;
@@ -49,6 +51,9 @@ public final class SchemaIndex {
     this.schemaTokens = total;
     Map<String, StringBuilder> moduleText = new java.util.LinkedHashMap<>();
     for (Chunk c : chunks) {
+      if (c.kind() == ChunkKind.QUERY) {
+        c.subject().ifPresent(name -> patterns.put(patternKey(c.table(), name), c));
+      }
       model.table(c.table()).flatMap(Table::module).ifPresent(m -> {
         moduleOf.put(c.table(), m);
         if (c.kind() == ChunkKind.OVERVIEW || c.kind() == ChunkKind.COLUMN) {
@@ -59,6 +64,17 @@ public final class SchemaIndex {
     this.modules = moduleText.size() < 2 ? java.util.Optional.empty() : java.util.Optional.of(LexicalIndex.of(
         moduleText.entrySet().stream().map(e -> new LexicalIndex.Doc(e.getKey(), e.getKey(), LexicalIndex.MODULE,
             java.util.Optional.empty(), e.getValue().toString())).toList(), settings.bm25K1(), settings.bm25B()));
+  }
+
+  private static String patternKey(String table, String name) {
+    return table + '\n' + name;
+  }
+
+  /** The query pattern a dense hit names, when this index holds it. */
+  java.util.Optional<PatternMatch> pattern(String table, String name, double similarity) {
+    Chunk c = patterns.get(patternKey(table, name));
+    return c == null ? java.util.Optional.empty()
+        : java.util.Optional.of(new PatternMatch(table, name, similarity, Chunker.patternSql(c), c.promptText()));
   }
 
   static String normalizedColumn(String name) {

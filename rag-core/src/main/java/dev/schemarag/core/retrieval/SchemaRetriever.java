@@ -29,6 +29,8 @@ public final class SchemaRetriever {
   static final int LEXICAL_TABLES = 60;
   static final int LEXICAL_COLUMNS = 200;
   static final int QUERY_PATTERNS = 20;
+  /** Worked examples a packet carries at most. */
+  static final int PACKET_PATTERNS = 3;
 
   private final SchemaIndex index;
   private final DenseSearch dense;
@@ -165,8 +167,15 @@ public final class SchemaRetriever {
     metrics.put("schema_tokens", (long) index.schemaTokens);
     time.total();
 
+    List<PatternMatch> patterns = new ArrayList<>();
+    for (DenseSearch.Hit h : dQueries) {
+      if (patterns.size() < PACKET_PATTERNS && names.contains(h.table()) && h.subject().isPresent()) {
+        index.pattern(h.table(), h.subject().get(), h.similarity()).ifPresent(patterns::add);
+      }
+    }
+    metrics.put("patterns", (long) patterns.size());
     SchemaContextPacket packet = new SchemaContextPacket(model.databaseId(), question, tables, shownEdges, paths, modules, full,
-        ranking, metrics, time.asMap());
+        ranking, metrics, time.asMap(), patterns);
     return new Result(packet, ranked, moduleScores);
   }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.schemarag.core.chunk.Chunker;
 import dev.schemarag.core.retrieval.PacketTable;
+import dev.schemarag.core.retrieval.PatternMatch;
 import dev.schemarag.core.retrieval.SchemaContextPacket;
 import dev.schemarag.core.schema.SchemaModel;
 import dev.schemarag.core.source.PgCatalogReader;
@@ -40,7 +41,7 @@ class AnswerEngineIT {
     model = new PgCatalogReader(admin).read("it", List.of(s));
     packet = new SchemaContextPacket("it", "q", model.tables().stream()
         .map(t -> new PacketTable(t.name(), Chunker.compactDdl(model, t), 1.0, "retrieval", t.module(), List.of(), 10)).toList(),
-        model.foreignKeys(), List.of(), List.of(s), false, List.of(), Map.of(), Map.of());
+        model.foreignKeys(), List.of(), List.of(s), false, List.of(), Map.of(), Map.of(), List.of());
   }
 
   private static AnswerEngine engine(SqlGenerator g, int timeoutMs) {
@@ -147,11 +148,51 @@ class AnswerEngineIT {
     }
   }
 
+  private static SchemaContextPacket withPattern(String sql, double similarity) {
+    String prompt = "-- Order count (How many orders are there)\n" + sql;
+    return new SchemaContextPacket(packet.databaseId(), packet.question(), packet.tables(), packet.fkEdges(), packet.joinPaths(),
+        packet.modules(), false, List.of(), Map.of(), Map.of(),
+        List.of(new PatternMatch(s + ".orders", "Order count", similarity, sql, prompt)));
+  }
+
+  private static AnswerEngine withoutModel() {
+    return new AnswerEngine(Optional.empty(), new ReadOnlyExecutor(reader, 5000), model, Optional.empty(), AnswerEngine.Settings.DEFAULT);
+  }
+
   @Test
-  void withoutAModelTheFailureIsGeneratorUnavailable() {
-    AnswerEngine e = new AnswerEngine(Optional.empty(), new ReadOnlyExecutor(reader, 5000), model, Optional.empty(), AnswerEngine.Settings.DEFAULT);
-    AnswerEngine.Result r = e.answer("Who spent the most?", packet, true);
-    assertThat(r.error()).contains(ErrorClass.GENERATOR_UNAVAILABLE);
-    assertThat(r.attempts()).isEmpty();
+  void withoutAModelAndNoCloseQueryPatternTheFailureIsGeneratorUnavailable() {
+    for (SchemaContextPacket p : List.of(packet, withPattern("SELECT count(*) FROM " + s + ".orders", 0.55))) {
+      AnswerEngine.Result r = withoutModel().answer("Who spent the most?", p, true);
+      assertThat(r.error()).contains(ErrorClass.GENERATOR_UNAVAILABLE);
+      assertThat(r.attempts()).isEmpty();
+    }
+  }
+
+  @Test
+  void withoutAModelACloselyMatchingDocumentedQueryIsReusedAsIsAndSaysSo() {
+    AnswerEngine.Result r = withoutModel().answer("How many orders do we have?", withPattern("SELECT count(*) FROM " + s + ".orders", 0.82), true);
+    assertThat(r.answered()).as(r.message()).isTrue();
+    assertThat(r.sqlSource()).isEqualTo(AnswerEngine.SOURCE_PATTERN);
+    assertThat(r.message()).contains("reused the documented query pattern 'Order count'").contains("no LLM is configured");
+    assertThat(r.rows().orElseThrow().preview().get(0)).containsExactly("3");
+    assertThat(r.attempts()).hasSize(1);
+  }
+
+  @Test
+  void aDocumentedQueryThatWritesIsRefusedLikeAnyOther() {
+    AnswerEngine.Result r = withoutModel().answer("How many orders do we have?", withPattern("DELETE FROM " + s + ".orders", 0.9), true);
+    assertThat(r.answered()).isFalse();
+    assertThat(r.error()).contains(ErrorClass.VALIDATION_BLOCK);
+    assertThat(r.sqlSource()).isEqualTo(AnswerEngine.SOURCE_PATTERN);
+    assertThat(r.rows()).isEmpty();
+  }
+
+  @Test
+  void matchingQueryPatternsAreWorkedExamplesInThePrompt() throws Exception {
+    try (LlmStub stub = new LlmStub("SELECT count(*) FROM " + s + ".orders")) {
+      AnswerEngine.Result r = engine(openAi(stub), 5000).answer("How many orders?", withPattern("SELECT count(*) AS n FROM " + s + ".orders", 0.6), true);
+      assertThat(r.sqlSource()).isEqualTo(AnswerEngine.SOURCE_LLM);
+      assertThat(stub.requests().get(0)).contains("documented queries of these tables").contains("-- Order count (How many orders are there)");
+    }
   }
 }

@@ -1,6 +1,7 @@
 package dev.schemarag.core.chunk;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.schemarag.core.docs.MarkdownDocParser;
 import dev.schemarag.core.docs.SeedDocs;
@@ -38,6 +39,14 @@ class ChunkerTest {
     assertThat(q).hasSize(3);
     assertThat(q.get(0).promptText()).contains("SELECT date_trunc('month', ordered_at)");
     assertThat(q.get(0).embedText()).contains("Revenue per month").contains("monthly revenue report");
+  }
+
+  @Test
+  void aQueryChunkGivesBackItsSqlExactly() {
+    List<Chunk> q = ofKind(docOnly(SeedDocs.ORDERS), ChunkKind.QUERY);
+    assertThat(Chunker.patternSql(q.get(0))).startsWith("SELECT date_trunc('month', ordered_at)").doesNotContain("Revenue per month");
+    assertThatThrownBy(() -> Chunker.patternSql(ofKind(docOnly(SeedDocs.ORDERS), ChunkKind.OVERVIEW).get(0)))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not a query pattern");
   }
 
   @Test

@@ -17,7 +17,7 @@ class RetrievalMetricsTest {
     return new SchemaContextPacket("db", "q",
         tables.stream().map(t -> new PacketTable(t, t + " ()", 1, "retrieval", Optional.empty(), List.of(), 10)).toList(),
         List.of(), List.of(), List.of(), false, ranking.stream().map(t -> new RankedTable(t, 1, false)).toList(),
-        Map.of("schema_tokens", 100L), Map.of());
+        Map.of("schema_tokens", 100L), Map.of(), List.of());
   }
 
   @Test

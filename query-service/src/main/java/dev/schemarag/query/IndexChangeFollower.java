@@ -1,0 +1,114 @@
+package dev.schemarag.query;
+
+import dev.schemarag.contracts.Topic;
+import dev.schemarag.core.retrieval.SchemaIndexCache;
+import dev.schemarag.events.catalog.TableKey;
+import dev.schemarag.events.index.IndexUpdate;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Follows the indexer's {@code index.events} and tells the query side which database's schema
+ * changed, so its loaded index is rebuilt on the next question. Every query-service instance must
+ * see every change, so it reads all partitions without a consumer group, from the end: what
+ * happened before it started is already in the store it loads from.
+ */
+final class IndexChangeFollower implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(IndexChangeFollower.class);
+
+  private final Topic<TableKey, IndexUpdate> topic;
+  private final Map<String, Object> kafka;
+  private final SchemaIndexCache indexes;
+  private final CountDownLatch assigned = new CountDownLatch(1);
+  private volatile KafkaConsumer<byte[], byte[]> consumer;
+  private Thread thread;
+
+  /** @param indexes told of every update that added, changed or removed chunks */
+  IndexChangeFollower(Topic<TableKey, IndexUpdate> topic, Map<String, Object> kafka, SchemaIndexCache indexes) {
+    this.topic = topic;
+    this.kafka = Map.copyOf(kafka);
+    this.indexes = indexes;
+  }
+
+  /** Starts following; returns once positioned at the end of the topic, so no later change is missed. */
+  synchronized void start() {
+    if (thread != null) {
+      return;
+    }
+    Map<String, Object> c = new HashMap<>(kafka);
+    c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+    c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+    consumer = new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    thread = new Thread(this::run, "index-change-follower");
+    thread.setDaemon(true);
+    thread.start();
+    try {
+      if (!assigned.await(60, TimeUnit.SECONDS)) {
+        throw new IllegalStateException("could not read the partitions of " + topic.name() + " within 60 s");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private void run() {
+    try (KafkaConsumer<byte[], byte[]> c = consumer) {
+      List<TopicPartition> partitions = c.partitionsFor(topic.name(), Duration.ofSeconds(30)).stream()
+          .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+      c.assign(partitions);
+      c.seekToEnd(partitions);
+      partitions.forEach(c::position);
+      assigned.countDown();
+      while (true) {
+        for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(500))) {
+          IndexUpdate u;
+          try {
+            u = topic.valueSerde().deserializer().deserialize(r.topic(), r.value());
+          } catch (SerializationException e) {
+            // Which database changed is unknown: every loaded index is rebuilt rather than one left stale.
+            LOG.warn("undecodable index update at {}/{}@{}; reloading every index: {}", r.topic(), r.partition(), r.offset(), e.getMessage());
+            indexes.invalidateAll();
+            continue;
+          }
+          if (u != null && u.getAdded() + u.getUpdated() + u.getRemoved() > 0) {
+            indexes.invalidate(u.getDatabaseId());
+          }
+        }
+      }
+    } catch (WakeupException e) {
+      // closing
+    } catch (RuntimeException e) {
+      LOG.error("stopped following index changes; loaded indexes are no longer refreshed: {}", e.getMessage(), e);
+    } finally {
+      assigned.countDown();
+    }
+  }
+
+  @Override
+  public synchronized void close() {
+    if (thread == null) {
+      return;
+    }
+    consumer.wakeup();
+    try {
+      thread.join(30_000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    thread = null;
+  }
+}

@@ -1,0 +1,214 @@
+package dev.schemarag.query;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.schemarag.contracts.SerdeFactory;
+import dev.schemarag.contracts.SerdeSettings;
+import dev.schemarag.contracts.TopicCatalog;
+import dev.schemarag.contracts.TopicSettings;
+import dev.schemarag.core.answer.LlmStub;
+import dev.schemarag.core.answer.SalesSchema;
+import dev.schemarag.core.chunk.Chunker;
+import dev.schemarag.core.config.SchemaragConfig;
+import dev.schemarag.core.embed.CachingEmbedder;
+import dev.schemarag.core.embed.InMemoryEmbeddingCache;
+import dev.schemarag.core.embed.Langchain4jEmbedder;
+import dev.schemarag.core.index.IndexSync;
+import dev.schemarag.core.schema.SchemaModel;
+import dev.schemarag.core.source.PgCatalogReader;
+import dev.schemarag.core.store.ConnectionSource;
+import dev.schemarag.core.store.PgChunkStore;
+import dev.schemarag.events.catalog.TableKey;
+import dev.schemarag.events.index.IndexUpdate;
+import dev.schemarag.events.nlq.QueryAnswered;
+import dev.schemarag.events.nlq.QueryKey;
+import dev.schemarag.events.nlq.QuestionOptions;
+import dev.schemarag.events.nlq.QuestionRequested;
+import dev.schemarag.infra.TestInfra;
+import dev.schemarag.infra.TopicAdmin;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.stream.IntStream;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Several workers over several partitions, and the live index: real broker, PostgreSQL and
+ * pgvector, the index read from the store the indexer writes and refreshed by its index events.
+ */
+@Tag("integration")
+class QueryServiceWorkersIT {
+
+  private static final int PARTITIONS = 4;
+  private static final int QUESTIONS = 24;
+  private static String schema;
+  private static String databaseId;
+  private static String bootstrap;
+  private static TopicCatalog topics;
+  private static LlmStub llm;
+  private static QueryService service;
+  private static ConnectionSource admin;
+  private static IndexSync sync;
+  private static final String RUN = UUID.randomUUID().toString().substring(0, 8);
+
+  @BeforeAll
+  static void start() throws Exception {
+    String url = TestInfra.postgresUrl();
+    admin = ConnectionSource.of(url, null, null);
+    schema = SalesSchema.create(admin, "qw");
+    databaseId = "qw-" + schema;
+    String[] replies = new String[QUESTIONS];
+    java.util.Arrays.fill(replies, "```sql\nSELECT count(*) AS orders FROM " + schema + ".orders\n```");
+    llm = new LlmStub(replies);
+    bootstrap = TestInfra.kafkaBootstrap();
+    String prefix = "itw" + UUID.randomUUID().toString().substring(0, 8);
+    topics = new TopicCatalog(new TopicSettings(prefix, PARTITIONS, (short) 1), new SerdeFactory(SerdeSettings.DEFAULT));
+    TopicAdmin.createMissing(bootstrap, topics.all());
+
+    // What the indexer would have written: the store serves this database (query.index.source=store).
+    Langchain4jEmbedder embedder = Langchain4jEmbedder.create("all-minilm-l6-v2", null, null, 32);
+    PgChunkStore store = new PgChunkStore(admin);
+    store.ensureSchema(embedder.dimension());
+    sync = new IndexSync(store, new CachingEmbedder(embedder, new InMemoryEmbeddingCache()), 32);
+    indexCatalog();
+
+    SchemaragConfig config = SchemaragConfig.load(Optional.empty(), Map.of(), Map.of(
+        "database.id", databaseId, "catalog.schemas", schema, "reader.role", "schemarag_reader_qw", "reader.password", "qw",
+        "llm.base.url", llm.openAiUrl(), "llm.model", "stub", "query.group.id", prefix + "-query", "query.index.source", "store"));
+    service = QueryServices.create(config, admin, url, topics, bootstrap);
+    service.start(3);
+  }
+
+  private static void indexCatalog() throws Exception {
+    SchemaModel model = new PgCatalogReader(admin).read(databaseId, List.of(schema));
+    sync.sync(databaseId, Optional.empty(), Chunker.chunkAll(model, Map.of()), System.currentTimeMillis(), n -> { });
+  }
+
+  @AfterAll
+  static void stop() {
+    service.close();
+    llm.close();
+  }
+
+  private static QuestionRequested question(String id, String text, boolean groundingOnly) {
+    return QuestionRequested.newBuilder().setQueryId(id + "-" + RUN).setDatabaseId(databaseId).setQuestion(text)
+        .setOptions(QuestionOptions.newBuilder().setGroundingOnly(groundingOnly).build()).setRequestedBy("it")
+        .setRequestedAtMs(System.currentTimeMillis()).build();
+  }
+
+  /** Sends requests keyed by query_id; returns the partition each landed on. */
+  private static Map<String, Integer> ask(List<QuestionRequested> qs) throws Exception {
+    var t = topics.requests();
+    Map<String, Integer> partitions = new HashMap<>();
+    try (var p = new KafkaProducer<>(Map.<String, Object>of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap),
+        new ByteArraySerializer(), new ByteArraySerializer())) {
+      for (QuestionRequested q : qs) {
+        RecordMetadata m = p.send(new ProducerRecord<>(t.name(), t.keySerde().serializer().serialize(t.name(), new QueryKey(q.getQueryId())),
+            t.valueSerde().serializer().serialize(t.name(), q))).get();
+        Integer before = partitions.put(q.getQueryId(), m.partition());
+        assertThat(before == null || before == m.partition()).as("one query_id, one partition").isTrue();
+      }
+    }
+    return partitions;
+  }
+
+  /** Reads the results topic until an answer for every id has arrived, then a little past (60 s at most). */
+  private static List<ConsumerRecord<byte[], byte[]>> results(java.util.function.Predicate<List<QueryAnswered>> done) {
+    List<ConsumerRecord<byte[], byte[]>> got = new ArrayList<>();
+    var results = topics.results();
+    try (var c = new KafkaConsumer<>(Map.<String, Object>of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+        ConsumerConfig.GROUP_ID_CONFIG, "reader-" + UUID.randomUUID(), ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
+        ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"), new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+      c.subscribe(List.of(results.name()));
+      long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+      while (System.nanoTime() < deadline
+          && !done.test(got.stream().map(r -> results.valueSerde().deserializer().deserialize(results.name(), r.value())).toList())) {
+        c.poll(Duration.ofMillis(200)).forEach(got::add);
+      }
+    }
+    return got;
+  }
+
+  @Test
+  void severalWorkersAnswerEachQueryIdOnceOnItsOwnPartitionEvenWhenRedelivered() throws Exception {
+    List<QuestionRequested> qs = IntStream.range(0, QUESTIONS).mapToObj(i -> question("w-" + i, "How many orders are there?", false)).toList();
+    List<QuestionRequested> twice = new ArrayList<>(qs);
+    twice.addAll(qs);
+    Map<String, Integer> partitions = ask(twice);
+    assertThat(partitions.values()).as("spread over partitions").hasSizeGreaterThan(1);
+
+    var results = topics.results();
+    List<ConsumerRecord<byte[], byte[]>> got = results(l -> l.stream().filter(a -> a.getQueryId().startsWith("w-")).count() >= QUESTIONS);
+    // the duplicates are consumed after their originals (same partition, later offset): let them through, then count
+    ask(List.of(question("w-last", "How many orders are there?", true)));
+    got = results(l -> l.stream().anyMatch(a -> a.getQueryId().equals("w-last-" + RUN)));
+
+    Map<String, Integer> answered = new HashMap<>();
+    for (ConsumerRecord<byte[], byte[]> r : got) {
+      QueryAnswered a = results.valueSerde().deserializer().deserialize(results.name(), r.value());
+      if (a.getQueryId().startsWith("w-") && !a.getQueryId().startsWith("w-last")) {
+        assertThat(answered.put(a.getQueryId(), r.partition())).as("answered once: " + a.getQueryId()).isNull();
+        assertThat(r.partition()).as("answer keyed like its request").isEqualTo(partitions.get(a.getQueryId()));
+        assertThat(a.getRowsPreview()).containsExactly(List.of("3"));
+      }
+    }
+    assertThat(answered).hasSize(QUESTIONS);
+    assertThat(llm.requests()).hasSize(QUESTIONS);
+  }
+
+  @Test
+  void aChangeTheIndexerSignalsReachesTheNextQuestion() throws Exception {
+    ask(List.of(question("before", "Which invoices are unpaid?", true)));
+    QueryAnswered before = answer("before-" + RUN);
+    assertThat(before.getTables()).noneMatch(t -> t.endsWith(".invoices"));
+
+    try (Connection c = admin.open(); Statement s = c.createStatement()) {
+      s.execute("CREATE TABLE " + schema + ".invoices (invoice_id int PRIMARY KEY, order_id int REFERENCES " + schema
+          + ".orders, paid boolean)");
+    }
+    indexCatalog();
+    var t = topics.indexEvents();
+    IndexUpdate u = IndexUpdate.newBuilder().setDatabaseId(databaseId).setSchemaName(schema).setTableName("invoices")
+        .setAdded(3).setUpdated(0).setRemoved(0).setUnchanged(0).setEmbeddingModel("all-minilm-l6-v2")
+        .setIndexedAtMs(System.currentTimeMillis()).build();
+    try (var p = new KafkaProducer<>(Map.<String, Object>of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap),
+        new ByteArraySerializer(), new ByteArraySerializer())) {
+      TableKey key = new TableKey(databaseId, schema, "invoices");
+      p.send(new ProducerRecord<>(t.name(), t.keySerde().serializer().serialize(t.name(), key), t.valueSerde().serializer().serialize(t.name(), u)))
+          .get();
+    }
+    // The signal and the next question race: ask until an answer sees the new table (60 s at most).
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    boolean seen = false;
+    for (int i = 0; !seen && System.nanoTime() < deadline; i++) {
+      ask(List.of(question("after-" + i, "Which invoices are unpaid?", true)));
+      seen = answer("after-" + i + "-" + RUN).getTables().contains(schema + ".invoices");
+    }
+    assertThat(seen).as("a question after the index event sees the new table").isTrue();
+  }
+
+  private static QueryAnswered answer(String queryId) {
+    var results = topics.results();
+    return results(l -> l.stream().anyMatch(a -> a.getQueryId().equals(queryId))).stream()
+        .map(r -> results.valueSerde().deserializer().deserialize(results.name(), r.value()))
+        .filter(a -> a.getQueryId().equals(queryId)).findFirst().orElseThrow(() -> new AssertionError("no answer for " + queryId));
+  }
+}
