@@ -13,7 +13,14 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import dev.schemarag.events.nlq.QuestionOptions;
+import dev.schemarag.events.nlq.QuestionRequested;
+import dev.schemarag.query.QueryService;
+import dev.schemarag.query.QueryServices;
+import dev.schemarag.service.ServiceSettings;
 import java.util.HashSet;
+import java.util.List;
+import java.util.UUID;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
@@ -58,10 +65,18 @@ final class DemoCommand implements Callable<Integer> {
         "database.id", SampleDatabase.DATABASE_ID, "catalog.schemas", SampleDatabase.schemasCsv(),
         "docs.root", docsRoot.toString(), "indexer.state.dir", state.dir().resolve("streams").toString()));
     LocalStack stack = LocalStack.start(config, state, System.out);
+    if (stack.freshBroker()) {
+      // State stores of an earlier run describe changelogs this new broker does not have: start them empty too.
+      dev.schemarag.infra.Files2.deleteTree(state.dir().resolve("streams"));
+    }
     CountDownLatch stopped = new CountDownLatch(1);
     LivePipeline[] pipeline = new LivePipeline[1];
+    QueryService[] queries = new QueryService[1];
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       System.out.println("\nschemarag demo: stopping ...");
+      if (queries[0] != null) {
+        queries[0].close();
+      }
       if (pipeline[0] != null) {
         pipeline[0].close();
       }
@@ -73,8 +88,7 @@ final class DemoCommand implements Callable<Integer> {
     ConnectionSource db = ConnectionSource.of(stack.dbUrl, config.get(ConfigKeys.DB_USER), config.get(ConfigKeys.DB_PASSWORD));
     if (!ownDatabase || loadSample) {
       long t0 = System.nanoTime();
-      SampleDatabase.load(db, SampleDatabase.DEFAULT_DIR);
-      copyDocs(SampleDatabase.DEFAULT_DIR.resolve("docs"), docsRoot.resolve(SampleDatabase.DATABASE_ID).resolve("docs"));
+      SampleDatabase.loadWithDocs(db, SampleDatabase.DEFAULT_DIR, docsRoot);
       System.out.printf("sample ERP database loaded in %.1f s (schemas %s)%n", (System.nanoTime() - t0) / 1e9, SampleDatabase.schemasCsv());
     }
     String databaseId = config.get(ConfigKeys.DATABASE_ID);
@@ -83,24 +97,9 @@ final class DemoCommand implements Callable<Integer> {
     BlockingQueue<IndexUpdate> updates = new LinkedBlockingQueue<>();
     long t0 = System.nanoTime();
     pipeline[0] = LivePipeline.start(config, stack.dbUrl, stack.bootstrapServers, updates::add);
-    Set<String> indexed = new HashSet<>();
-    long chunks = 0;
-    long embedded = 0;
-    try (ProgressBar bar = new ProgressBarBuilder().setTaskName("initial index").setInitialMax(tables).setUnit(" tables", 1).build()) {
-      while (indexed.size() < tables) {
-        IndexUpdate u = updates.poll(120, TimeUnit.SECONDS);
-        if (u == null) {
-          throw new IllegalStateException("no index update for 120 s; indexed " + indexed.size() + " of " + tables + " tables");
-        }
-        indexed.add(u.getSchemaName() + "." + u.getTableName());
-        chunks += u.getAdded() + u.getUpdated();
-        embedded += u.getEmbedded();
-        bar.stepTo(indexed.size());
-      }
-    }
-    double secs = (System.nanoTime() - t0) / 1e9;
+    LivePipeline.InitialIndex initial = LivePipeline.awaitTables(updates, tables, t0);
     System.out.printf("initial index: %d tables, %d chunks written (%d embedded, the rest from the embedding cache) in %.1f s: %.0f chunks/s%n",
-        tables, chunks, embedded, secs, chunks / secs);
+        initial.tables(), initial.chunks(), initial.embedded(), initial.seconds(), initial.chunks() / initial.seconds());
     // Docs arrive shortly after their tables; let their updates land before the migration.
     drain(updates, Duration.ofSeconds(2));
 
@@ -118,16 +117,36 @@ final class DemoCommand implements Callable<Integer> {
       step(db, updates, "DROP TABLE support.ticket_article_links", "support.ticket_article_links");
     }
 
-    System.out.println("\nReady. Ctrl-C (or ./schemarag demo --stop in another terminal) stops everything.");
+    queries[0] = QueryServices.create(config, db, stack.dbUrl, stack.catalog, stack.bootstrapServers);
+    queries[0].start(config.getInt(ConfigKeys.QUERY_WORKERS));
+    if (!ownDatabase || loadSample) {
+      askSampleQuestions(config, stack);
+    }
+
+    System.out.println("\nReady. Ask your own from another terminal, e.g.");
+    System.out.println("  ./schemarag ask \"Which customers owe us money past the due date?\"");
+    System.out.println("Ctrl-C (or ./schemarag demo --stop in another terminal) stops everything.");
     stopped.await();
     return 0;
   }
 
-  private static void copyDocs(Path from, Path to) throws IOException {
-    Files.createDirectories(to);
-    try (Stream<Path> files = Files.list(from)) {
-      for (Path f : files.filter(p -> p.toString().endsWith(".md")).toList()) {
-        Files.copy(f, to.resolve(f.getFileName()), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+  /** Questions of the sample; without a model, the first two match documented queries and the last does not. */
+  static final List<String> SAMPLE_QUESTIONS = List.of("What is our revenue per month?", "How many tickets are still open for each priority?",
+      "Which employees were hired in the last two years?");
+
+  private static void askSampleQuestions(SchemaragConfig config, LocalStack stack) throws Exception {
+    boolean model = !config.get(ConfigKeys.LLM_BASE_URL).isBlank();
+    System.out.println(model
+        ? "\nquestions through the query service (model " + config.get(ConfigKeys.LLM_MODEL) + " at " + config.get(ConfigKeys.LLM_BASE_URL) + ")"
+        : "\nquestions through the query service, no model configured (set SCHEMARAG_LLM_BASE_URL and SCHEMARAG_LLM_MODEL for one):"
+            + " a question close to a documented query reuses its SQL; any other fails as generator_unavailable with its schema context");
+    try (QuestionClient client = new QuestionClient(stack.catalog, ServiceSettings.kafka(config, stack.bootstrapServers))) {
+      for (String question : SAMPLE_QUESTIONS) {
+        System.out.println("\n? " + question);
+        QuestionRequested q = QuestionRequested.newBuilder().setQueryId(UUID.randomUUID().toString())
+            .setDatabaseId(config.get(ConfigKeys.DATABASE_ID)).setQuestion(question).setOptions(QuestionOptions.newBuilder().setMaxRows(50).build())
+            .setRequestedBy("demo").setRequestedAtMs(System.currentTimeMillis()).build();
+        AnswerPrinter.print(client.ask(q, Duration.ofSeconds(180)), System.out);
       }
     }
   }

@@ -66,8 +66,7 @@ final class FreshnessBench implements Callable<Integer> {
     Main main = (Main) spec.parent().parent().userObject();
     SchemaragConfig base = main.config();
     LocalStackState demo = LocalStackState.at(base);
-    Optional<Properties> running = demo.read().filter(p -> p.getProperty("db.url") != null
-        && ProcessHandle.of(Long.parseLong(p.getProperty("demo.pid", "-1"))).map(ProcessHandle::isAlive).orElse(false));
+    Optional<Properties> running = demo.running().filter(p -> p.getProperty("db.url") != null);
     Path work = Files.createTempDirectory("schemarag-freshness");
     SchemaragConfig config = base.with(Map.of("database.id", SCHEMA, "catalog.schemas", SCHEMA,
         "ingest.slot.name", "schemarag_freshness", "ingest.publication", "schemarag_freshness",

@@ -73,6 +73,33 @@ final class LivePipeline implements AutoCloseable {
     return self[0];
   }
 
+  /** What an initial index did. */
+  record InitialIndex(int tables, long chunks, long embedded, double seconds) {}
+
+  /**
+   * Waits, with a progress bar, until every one of {@code tables} tables has had an index update;
+   * {@code t0} (nanoTime) is when the pipeline was started.
+   */
+  static InitialIndex awaitTables(java.util.concurrent.BlockingQueue<IndexUpdate> updates, int tables, long t0) throws InterruptedException {
+    java.util.Set<String> indexed = new java.util.HashSet<>();
+    long chunks = 0;
+    long embedded = 0;
+    try (me.tongfei.progressbar.ProgressBar bar = new me.tongfei.progressbar.ProgressBarBuilder().setTaskName("initial index")
+        .setInitialMax(tables).setUnit(" tables", 1).build()) {
+      while (indexed.size() < tables) {
+        IndexUpdate u = updates.poll(120, java.util.concurrent.TimeUnit.SECONDS);
+        if (u == null) {
+          throw new IllegalStateException("no index update for 120 s; indexed " + indexed.size() + " of " + tables + " tables");
+        }
+        indexed.add(u.getSchemaName() + "." + u.getTableName());
+        chunks += u.getAdded() + u.getUpdated();
+        embedded += u.getEmbedded();
+        bar.stepTo(indexed.size());
+      }
+    }
+    return new InitialIndex(tables, chunks, embedded, (System.nanoTime() - t0) / 1e9);
+  }
+
   /** A consumer positioned at the current end of the topic: it sees only what comes from now on. */
   private static KafkaConsumer<byte[], byte[]> tailFromNow(SchemaragConfig config, String bootstrap, Topic<TableKey, IndexUpdate> topic) {
     Map<String, Object> c = new HashMap<>(ServiceSettings.kafka(config, bootstrap));

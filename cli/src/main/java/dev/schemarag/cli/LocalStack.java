@@ -83,6 +83,7 @@ final class LocalStack implements AutoCloseable {
       // Other commands (bench freshness) use a running demo's infrastructure.
       p.setProperty("db.url", dbUrl);
       p.setProperty("bootstrap.servers", bootstrap);
+      p.setProperty("database.id", config.get(ConfigKeys.DATABASE_ID));
       state.write(p);
       List<String> created = TopicAdmin.createMissing(bootstrap, catalog.all());
       LocalStack stack = new LocalStack(state, pg, kafka, dbUrl, bootstrap, catalog);
@@ -94,6 +95,11 @@ final class LocalStack implements AutoCloseable {
       state.clear();
       throw e;
     }
+  }
+
+  /** True when this stack started its own broker, which begins with no topics and no consumer groups. */
+  boolean freshBroker() {
+    return kafka.isPresent();
   }
 
   private void describe(PrintStream out, List<String> created, Duration took) {

@@ -37,6 +37,12 @@ record LocalStackState(Path dir) {
     }
   }
 
+  /** The state of a demo whose process is alive, with its infrastructure written. */
+  Optional<Properties> running() {
+    return read().filter(p -> p.getProperty("bootstrap.servers") != null
+        && ProcessHandle.of(Long.parseLong(p.getProperty("demo.pid", "-1"))).map(ProcessHandle::isAlive).orElse(false));
+  }
+
   void write(Properties p) {
     try {
       Files.createDirectories(dir);

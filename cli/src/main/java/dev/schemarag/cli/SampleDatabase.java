@@ -40,6 +40,18 @@ final class SampleDatabase {
     }
   }
 
+  /** Loads the database and copies its docs to where the doc watcher reads them: {@code <docsRoot>/erp/docs}. */
+  static void loadWithDocs(ConnectionSource db, Path dir, Path docsRoot) throws IOException, SQLException {
+    load(db, dir);
+    Path to = docsRoot.resolve(DATABASE_ID).resolve("docs");
+    Files.createDirectories(to);
+    try (java.util.stream.Stream<Path> files = Files.list(dir.resolve("docs"))) {
+      for (Path f : files.filter(p -> p.toString().endsWith(".md")).toList()) {
+        Files.copy(f, to.resolve(f.getFileName()), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+      }
+    }
+  }
+
   static String schemasCsv() {
     return String.join(",", SCHEMAS);
   }

@@ -6,11 +6,12 @@ import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.stream.Stream;
 
-final class Files2 {
+/** File helpers of the local infrastructure. */
+public final class Files2 {
   private Files2() {}
 
   /** Best-effort recursive delete of a temp directory. */
-  static void deleteTree(Path dir) {
+  public static void deleteTree(Path dir) {
     if (!Files.exists(dir)) {
       return;
     }

@@ -6,7 +6,6 @@ import dev.schemarag.contracts.SerdeFactory;
 import dev.schemarag.contracts.SerdeSettings;
 import dev.schemarag.contracts.TopicCatalog;
 import dev.schemarag.contracts.TopicSettings;
-import dev.schemarag.core.answer.LlmStub;
 import dev.schemarag.core.answer.SalesSchema;
 import dev.schemarag.core.config.SchemaragConfig;
 import dev.schemarag.core.store.ConnectionSource;
@@ -16,6 +15,7 @@ import dev.schemarag.events.nlq.QueryFailed;
 import dev.schemarag.events.nlq.QueryKey;
 import dev.schemarag.events.nlq.QuestionOptions;
 import dev.schemarag.events.nlq.QuestionRequested;
+import dev.schemarag.infra.ScriptedLlmServer;
 import dev.schemarag.infra.TestInfra;
 import dev.schemarag.infra.TopicAdmin;
 import java.nio.charset.StandardCharsets;
@@ -50,7 +50,7 @@ class QueryServiceIT {
   private static String bootstrap;
   private static String group;
   private static TopicCatalog topics;
-  private static LlmStub llm;
+  private static ScriptedLlmServer llm;
   private static QueryService service;
 
   @BeforeAll
@@ -58,7 +58,7 @@ class QueryServiceIT {
     String url = TestInfra.postgresUrl();
     ConnectionSource admin = ConnectionSource.of(url, null, null);
     schema = SalesSchema.create(admin, "qs");
-    llm = new LlmStub("```sql\nSELECT count(*) AS orders FROM " + schema + ".orders\n```", "DELETE FROM " + schema + ".orders");
+    llm = ScriptedLlmServer.replying("```sql\nSELECT count(*) AS orders FROM " + schema + ".orders\n```", "DELETE FROM " + schema + ".orders");
     bootstrap = TestInfra.kafkaBootstrap();
     String prefix = "it" + UUID.randomUUID().toString().substring(0, 8);
     topics = new TopicCatalog(new TopicSettings(prefix, 1, (short) 1), new SerdeFactory(SerdeSettings.DEFAULT));

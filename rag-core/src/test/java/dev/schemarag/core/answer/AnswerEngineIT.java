@@ -12,6 +12,7 @@ import dev.schemarag.core.sql.ErrorClass;
 import dev.schemarag.core.sql.ReadOnlyExecutor;
 import dev.schemarag.core.sql.ReadOnlyRole;
 import dev.schemarag.core.store.ConnectionSource;
+import dev.schemarag.infra.ScriptedLlmServer;
 import dev.schemarag.infra.TestInfra;
 import java.net.ServerSocket;
 import java.time.Duration;
@@ -48,7 +49,7 @@ class AnswerEngineIT {
     return new AnswerEngine(Optional.of(g), new ReadOnlyExecutor(reader, timeoutMs), model, Optional.empty(), AnswerEngine.Settings.DEFAULT);
   }
 
-  private static SqlGenerator openAi(LlmStub stub) {
+  private static SqlGenerator openAi(ScriptedLlmServer stub) {
     return Langchain4jSqlGenerator.create("openai", stub.openAiUrl(), "stub", "", Duration.ofSeconds(10));
   }
 
@@ -59,7 +60,7 @@ class AnswerEngineIT {
 
   @Test
   void correctSqlIsAnsweredInOneAttempt() throws Exception {
-    try (LlmStub stub = new LlmStub(correct())) {
+    try (ScriptedLlmServer stub = ScriptedLlmServer.replying(correct())) {
       AnswerEngine.Result r = engine(openAi(stub), 5000).answer("Who spent the most?", packet, true);
       assertThat(r.answered()).as(r.message()).isTrue();
       assertThat(r.attempts()).hasSize(1);
@@ -71,7 +72,7 @@ class AnswerEngineIT {
 
   @Test
   void aWrongColumnIsRepairedWithTheTablesColumnsInTheSecondPrompt() throws Exception {
-    try (LlmStub stub = new LlmStub("SELECT o.totl FROM " + s + ".orders o", correct())) {
+    try (ScriptedLlmServer stub = ScriptedLlmServer.replying("SELECT o.totl FROM " + s + ".orders o", correct())) {
       AnswerEngine.Result r = engine(openAi(stub), 5000).answer("Who spent the most?", packet, true);
       assertThat(r.answered()).isTrue();
       assertThat(r.attempts()).hasSize(2);
@@ -86,7 +87,7 @@ class AnswerEngineIT {
   void deletesAndDataModifyingCtesAreBlockedWithoutRetry() throws Exception {
     for (String bad : List.of("DELETE FROM " + s + ".orders",
         "WITH d AS (DELETE FROM " + s + ".orders RETURNING *) SELECT count(*) FROM d")) {
-      try (LlmStub stub = new LlmStub("```sql\n" + bad + "\n```", correct())) {
+      try (ScriptedLlmServer stub = ScriptedLlmServer.replying("```sql\n" + bad + "\n```", correct())) {
         AnswerEngine.Result r = engine(openAi(stub), 5000).answer("Remove all orders", packet, true);
         assertThat(r.answered()).isFalse();
         assertThat(r.error()).contains(ErrorClass.VALIDATION_BLOCK);
@@ -100,14 +101,14 @@ class AnswerEngineIT {
   @Test
   void aTimeoutIsRetriedOnceAskingForSomethingSimpler() throws Exception {
     String slow = "SELECT count(*) FROM generate_series(1, 2000000000) g";
-    try (LlmStub stub = new LlmStub(slow, "SELECT count(*) FROM " + s + ".orders")) {
+    try (ScriptedLlmServer stub = ScriptedLlmServer.replying(slow, "SELECT count(*) FROM " + s + ".orders")) {
       AnswerEngine.Result r = engine(openAi(stub), 300).answer("How many orders?", packet, true);
       assertThat(r.answered()).isTrue();
       assertThat(r.attempts()).hasSize(2);
       assertThat(r.attempts().get(0).error()).contains(ErrorClass.QUERY_TIMEOUT);
       assertThat(stub.requests().get(1)).contains("took too long");
     }
-    try (LlmStub stub = new LlmStub(slow, slow, slow)) {
+    try (ScriptedLlmServer stub = ScriptedLlmServer.replying(slow, slow, slow)) {
       AnswerEngine.Result r = engine(openAi(stub), 300).answer("How many orders?", packet, true);
       assertThat(r.error()).contains(ErrorClass.QUERY_TIMEOUT);
       assertThat(r.attempts()).hasSize(2);
@@ -116,7 +117,7 @@ class AnswerEngineIT {
 
   @Test
   void lintErrorsGoToRepairWithoutSpendingAnExplain() throws Exception {
-    try (LlmStub stub = new LlmStub("SELECT o.order_id, FROM " + s + ".orders o", correct())) {
+    try (ScriptedLlmServer stub = ScriptedLlmServer.replying("SELECT o.order_id, FROM " + s + ".orders o", correct())) {
       AnswerEngine.Result r = engine(openAi(stub), 5000).answer("List orders", packet, true);
       assertThat(r.answered()).isTrue();
       assertThat(r.attempts().get(0).stage()).isEqualTo("lint");
@@ -140,7 +141,7 @@ class AnswerEngineIT {
 
   @Test
   void ollamaIsSpokenToo() throws Exception {
-    try (LlmStub stub = new LlmStub(correct())) {
+    try (ScriptedLlmServer stub = ScriptedLlmServer.replying(correct())) {
       SqlGenerator ollama = Langchain4jSqlGenerator.create("ollama", stub.ollamaUrl(), "stub", null, Duration.ofSeconds(10));
       AnswerEngine.Result r = engine(ollama, 5000).answer("Who spent the most?", packet, true);
       assertThat(r.answered()).isTrue();
@@ -189,7 +190,7 @@ class AnswerEngineIT {
 
   @Test
   void matchingQueryPatternsAreWorkedExamplesInThePrompt() throws Exception {
-    try (LlmStub stub = new LlmStub("SELECT count(*) FROM " + s + ".orders")) {
+    try (ScriptedLlmServer stub = ScriptedLlmServer.replying("SELECT count(*) FROM " + s + ".orders")) {
       AnswerEngine.Result r = engine(openAi(stub), 5000).answer("How many orders?", withPattern("SELECT count(*) AS n FROM " + s + ".orders", 0.6), true);
       assertThat(r.sqlSource()).isEqualTo(AnswerEngine.SOURCE_LLM);
       assertThat(stub.requests().get(0)).contains("documented queries of these tables").contains("-- Order count (How many orders are there)");

@@ -1,0 +1,84 @@
+package dev.schemarag.cli;
+
+import dev.schemarag.core.config.ConfigKeys;
+import dev.schemarag.core.config.SchemaragConfig;
+import dev.schemarag.events.nlq.QuestionOptions;
+import dev.schemarag.events.nlq.QuestionRequested;
+import dev.schemarag.service.ServiceSettings;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeoutException;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+/**
+ * {@code ./schemarag ask "question"}: publishes a question event and waits for its answer or
+ * failure by query_id. Talks to the broker of kafka.bootstrap.servers, else to a running demo's.
+ */
+@Command(name = "ask", description = "Ask a question of a database: publishes the request, prints the SQL and a result table (or the classified failure).")
+final class AskCommand implements Callable<Integer> {
+
+  @ParentCommand Main main;
+
+  @Parameters(index = "0", paramLabel = "QUESTION", description = "the question, in quotes")
+  String question;
+
+  @Option(names = "--db", description = "database id (default: the running demo's, else database.id)")
+  String databaseId;
+
+  @Option(names = "--json", description = "print the answer or failure event as JSON")
+  boolean json;
+
+  @Option(names = "--grounding-only", description = "retrieval only: the schema context for the question, no SQL")
+  boolean groundingOnly;
+
+  @Option(names = "--no-execute", description = "generate and guard the SQL but do not run it")
+  boolean noExecute;
+
+  @Option(names = "--top-k", description = "tables retrieved (default: the service's retrieval.top.k)")
+  Integer topK;
+
+  @Option(names = "--max-rows", description = "rows the query may return (default: the service's answer.max.rows)")
+  Integer maxRows;
+
+  @Option(names = "--timeout", defaultValue = "120", description = "seconds to wait for the answer (default ${DEFAULT-VALUE})")
+  int timeoutSeconds;
+
+  @Override
+  public Integer call() throws Exception {
+    if (question == null || question.isBlank()) {
+      throw new IllegalArgumentException("the question is empty");
+    }
+    if (topK != null && topK < 1 || maxRows != null && maxRows < 1) {
+      throw new IllegalArgumentException("--top-k and --max-rows must be at least 1");
+    }
+    SchemaragConfig config = main.config();
+    Optional<Properties> demo = LocalStackState.at(config).running();
+    String bootstrap = config.optional(ConfigKeys.KAFKA_BOOTSTRAP)
+        .or(() -> demo.map(p -> p.getProperty("bootstrap.servers")))
+        .orElseThrow(() -> new IllegalArgumentException("no broker to ask through: start ./schemarag demo, or set kafka.bootstrap.servers"
+            + " (SCHEMARAG_KAFKA_BOOTSTRAP_SERVERS) to the broker of a running query service"));
+    String db = Optional.ofNullable(databaseId).or(() -> demo.map(p -> p.getProperty("database.id")))
+        .orElse(config.get(ConfigKeys.DATABASE_ID));
+    QuestionRequested q = QuestionRequested.newBuilder().setQueryId(UUID.randomUUID().toString()).setDatabaseId(db).setQuestion(question)
+        .setOptions(QuestionOptions.newBuilder().setTopK(topK).setMaxRows(maxRows).setExecute(!noExecute).setGroundingOnly(groundingOnly).build())
+        .setRequestedBy("cli:" + System.getProperty("user.name", "unknown")).setRequestedAtMs(System.currentTimeMillis()).build();
+    try (QuestionClient client = new QuestionClient(ServiceSettings.topics(config), ServiceSettings.kafka(config, bootstrap))) {
+      QuestionClient.Outcome o = client.ask(q, Duration.ofSeconds(timeoutSeconds));
+      if (json) {
+        System.out.println(o.answered().map(Object::toString).orElseGet(() -> o.failed().orElseThrow().toString()));
+      } else {
+        AnswerPrinter.print(o, System.out);
+      }
+      return o.answered().isPresent() ? 0 : 1;
+    } catch (TimeoutException e) {
+      System.err.println("schemarag: " + e.getMessage());
+      return 3;
+    }
+  }
+}
