@@ -3,7 +3,7 @@ package dev.schemarag.cli;
 import dev.schemarag.contracts.Topic;
 import dev.schemarag.contracts.TopicCatalog;
 import dev.schemarag.core.config.SchemaragConfig;
-import dev.schemarag.core.store.ConnectionSource;
+import dev.schemarag.core.store.PooledConnections;
 import dev.schemarag.events.catalog.TableKey;
 import dev.schemarag.events.index.IndexUpdate;
 import dev.schemarag.indexer.IndexerService;
@@ -32,12 +32,14 @@ final class LivePipeline implements AutoCloseable {
   private final IndexerService indexer;
   private final IngestService ingest;
   private final Thread tail;
+  private final PooledConnections pool;
   private final AtomicBoolean running = new AtomicBoolean(true);
 
-  private LivePipeline(IndexerService indexer, IngestService ingest, Thread tail) {
+  private LivePipeline(IndexerService indexer, IngestService ingest, Thread tail, PooledConnections pool) {
     this.indexer = indexer;
     this.ingest = ingest;
     this.tail = tail;
+    this.pool = pool;
   }
 
   static LivePipeline start(SchemaragConfig config, String dbUrl, String bootstrap, Consumer<IndexUpdate> listener) throws Exception {
@@ -57,11 +59,11 @@ final class LivePipeline implements AutoCloseable {
       }
     }, "index-events-tail");
     tail.setDaemon(true);
-    ConnectionSource db = ConnectionSource.of(dbUrl, config.get(dev.schemarag.core.config.ConfigKeys.DB_USER),
-        config.get(dev.schemarag.core.config.ConfigKeys.DB_PASSWORD));
+    PooledConnections db = PooledConnections.of(dbUrl, config.get(dev.schemarag.core.config.ConfigKeys.DB_USER),
+        config.get(dev.schemarag.core.config.ConfigKeys.DB_PASSWORD), 2, "indexer");
     IndexerService indexer = IndexerService.create(config, db, bootstrap);
     IngestService ingest = new IngestService(IngestService.Settings.from(config, dbUrl, bootstrap), topics);
-    self[0] = new LivePipeline(indexer, ingest, tail);
+    self[0] = new LivePipeline(indexer, ingest, tail, db);
     tail.start();
     try {
       indexer.start(Duration.ofMinutes(2));
@@ -73,8 +75,13 @@ final class LivePipeline implements AutoCloseable {
     return self[0];
   }
 
-  /** What an initial index did. */
-  record InitialIndex(int tables, long chunks, long embedded, double seconds) {}
+  /**
+   * What an initial index did.
+   *
+   * @param seconds from the pipeline's start until the last table was indexed
+   * @param firstUpdateSeconds from the pipeline's start until the first table was indexed (start-up and snapshot)
+   */
+  record InitialIndex(int tables, long chunks, long embedded, double seconds, double firstUpdateSeconds) {}
 
   /**
    * Waits, with a progress bar, until every one of {@code tables} tables has had an index update;
@@ -84,6 +91,7 @@ final class LivePipeline implements AutoCloseable {
     java.util.Set<String> indexed = new java.util.HashSet<>();
     long chunks = 0;
     long embedded = 0;
+    long first = 0;
     try (me.tongfei.progressbar.ProgressBar bar = new me.tongfei.progressbar.ProgressBarBuilder().setTaskName("initial index")
         .setInitialMax(tables).setUnit(" tables", 1).build()) {
       while (indexed.size() < tables) {
@@ -91,13 +99,16 @@ final class LivePipeline implements AutoCloseable {
         if (u == null) {
           throw new IllegalStateException("no index update for 120 s; indexed " + indexed.size() + " of " + tables + " tables");
         }
+        if (first == 0) {
+          first = System.nanoTime();
+        }
         indexed.add(u.getSchemaName() + "." + u.getTableName());
         chunks += u.getAdded() + u.getUpdated();
         embedded += u.getEmbedded();
         bar.stepTo(indexed.size());
       }
     }
-    return new InitialIndex(tables, chunks, embedded, (System.nanoTime() - t0) / 1e9);
+    return new InitialIndex(tables, chunks, embedded, (System.nanoTime() - t0) / 1e9, (first - t0) / 1e9);
   }
 
   /** A consumer positioned at the current end of the topic: it sees only what comes from now on. */
@@ -120,6 +131,7 @@ final class LivePipeline implements AutoCloseable {
     running.set(false);
     ingest.close();
     indexer.close();
+    pool.close();
     try {
       tail.join(2_000);
     } catch (InterruptedException e) {

@@ -2,7 +2,7 @@ package dev.schemarag.indexer;
 
 import dev.schemarag.core.config.ConfigKeys;
 import dev.schemarag.core.config.SchemaragConfig;
-import dev.schemarag.core.store.ConnectionSource;
+import dev.schemarag.core.store.PooledConnections;
 import dev.schemarag.service.ServiceSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,14 +14,18 @@ import java.util.concurrent.CountDownLatch;
 public final class IndexerServiceMain {
   private IndexerServiceMain() {}
 
+  /** One stream thread writes; a little headroom for a replaced thread. */
+  static final int POOL_SIZE = 2;
+
   public static void main(String[] args) throws Exception {
     SchemaragConfig config = SchemaragConfig.fromEnvironment(Map.of());
-    ConnectionSource db = ConnectionSource.of(ServiceSettings.requiredDbUrl(config), config.get(ConfigKeys.DB_USER),
-        config.get(ConfigKeys.DB_PASSWORD));
+    PooledConnections db = PooledConnections.of(ServiceSettings.requiredDbUrl(config), config.get(ConfigKeys.DB_USER),
+        config.get(ConfigKeys.DB_PASSWORD), POOL_SIZE, "indexer");
     IndexerService service = IndexerService.create(config, db, ServiceSettings.requiredBootstrap(config));
     CountDownLatch done = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       service.close();
+      db.close();
       done.countDown();
     }, "indexer-stop"));
     service.start(Duration.ofMinutes(2));

@@ -1,0 +1,127 @@
+package dev.schemarag.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.schemarag.core.chunk.Chunk;
+import dev.schemarag.core.chunk.Chunker;
+import dev.schemarag.core.config.ConfigKeys;
+import dev.schemarag.core.config.SchemaragConfig;
+import dev.schemarag.core.embed.Langchain4jEmbedder;
+import dev.schemarag.core.schema.SchemaJsonLoader;
+import dev.schemarag.core.schema.SchemaModel;
+import dev.schemarag.core.source.PgCatalogReader;
+import dev.schemarag.core.store.ConnectionSource;
+import dev.schemarag.events.index.IndexUpdate;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.Callable;
+import java.util.concurrent.LinkedBlockingQueue;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code ./schemarag bench index}: initial-index throughput of the live pipeline (ingest snapshots
+ * → Kafka → indexer: chunk, embed, pgvector) on a fresh stack, so nothing comes from the embedding
+ * cache. The sample ERP database by default, or a schema description (the benchmark JSON format)
+ * loaded into PostgreSQL as DDL. Also times the embedding model alone on the same texts, to show
+ * whether the model or the rest of the pipeline bounds the rate.
+ */
+@Command(name = "index", description = "Initial-index throughput (chunks/s) of the live pipeline on a fresh stack.")
+final class IndexBench implements Callable<Integer> {
+
+  private static final String SCHEMA = "bench_index";
+  private static final int MODEL_PROBE = 256;
+
+  @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
+
+  @Option(names = "--schema", description = "a schema description in the benchmark JSON format (default: the sample ERP database)")
+  Path schemaFile;
+
+  @Option(names = "--json", description = "write the figures here as JSON")
+  Path json;
+
+  @Override
+  public Integer call() throws Exception {
+    Main main = (Main) spec.parent().parent().userObject();
+    SchemaragConfig base = main.config();
+    Path work = Files.createTempDirectory("schemarag-index-bench");
+    boolean sample = schemaFile == null;
+    String schemas = sample ? SampleDatabase.schemasCsv() : SCHEMA;
+    String databaseId = sample ? SampleDatabase.DATABASE_ID : SCHEMA;
+    SchemaragConfig config = base.with(Map.of("database.id", databaseId, "catalog.schemas", schemas,
+        "indexer.application.id", "schemarag-index-bench-" + System.currentTimeMillis(), "indexer.state.dir", work.resolve("streams").toString(),
+        "docs.root", work.resolve("docs").toString(), "local.dir", work.resolve("stack").toString(), "local.pg.name", "index-bench"));
+    if (config.optional(ConfigKeys.DB_URL).isPresent()) {
+      throw new IllegalArgumentException("bench index measures a fresh stack with an empty embedding cache: unset db.url");
+    }
+    try (LocalStack stack = LocalStack.start(config, LocalStackState.at(config), System.out)) {
+      ConnectionSource db = ConnectionSource.of(stack.dbUrl, config.get(ConfigKeys.DB_USER), config.get(ConfigKeys.DB_PASSWORD));
+      long t0 = System.nanoTime();
+      String source;
+      if (sample) {
+        SampleDatabase.loadWithDocs(db, SampleDatabase.DEFAULT_DIR, work.resolve("docs"));
+        source = "sample ERP database";
+      } else {
+        SchemaDdl.Ddl ddl = SchemaDdl.of(SchemaJsonLoader.load(schemaFile), SCHEMA);
+        try (Connection c = db.open(); Statement s = c.createStatement()) {
+          c.setAutoCommit(false);
+          for (String sql : ddl.statements()) {
+            s.execute(sql);
+          }
+          c.commit();
+        }
+        source = schemaFile.getFileName() + " (" + ddl.skippedForeignKeys() + " foreign keys PostgreSQL cannot take were left out)";
+      }
+      SchemaModel model = new PgCatalogReader(db).read(databaseId, List.of(schemas.split(",")));
+      System.out.printf("loaded %s: %d tables in %.1f s%n", source, model.size(), (System.nanoTime() - t0) / 1e9);
+
+      double modelRate = modelTextsPerSecond(config, Chunker.chunkAll(model, Map.of()));
+      System.out.printf("embedding model alone: %.0f texts/s%n", modelRate);
+
+      BlockingQueue<IndexUpdate> updates = new LinkedBlockingQueue<>();
+      long start = System.nanoTime();
+      LivePipeline.InitialIndex initial;
+      try (LivePipeline pipeline = LivePipeline.start(config, stack.dbUrl, stack.bootstrapServers, updates::add)) {
+        initial = LivePipeline.awaitTables(updates, model.size(), start);
+      }
+      Map<String, Object> figures = new LinkedHashMap<>();
+      figures.put("source", sample ? "erp" : schemaFile.toString());
+      figures.put("tables", initial.tables());
+      figures.put("chunks", initial.chunks());
+      figures.put("embedded", initial.embedded());
+      figures.put("seconds", Math.round(initial.seconds() * 10) / 10.0);
+      figures.put("chunks_per_s", Math.round(initial.chunks() / initial.seconds()));
+      figures.put("embedded_per_s", Math.round(initial.embedded() / initial.seconds()));
+      figures.put("first_table_s", Math.round(initial.firstUpdateSeconds() * 10) / 10.0);
+      double steady = initial.seconds() - initial.firstUpdateSeconds();
+      figures.put("chunks_per_s_after_first_table", steady > 0 ? Math.round(initial.chunks() / steady) : 0);
+      figures.put("model_texts_per_s", Math.round(modelRate));
+      String text = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(figures);
+      System.out.println(text);
+      if (json != null) {
+        Files.writeString(json, text);
+        System.out.println("written to " + json);
+      }
+      return 0;
+    }
+  }
+
+  /** The model's own rate on texts of this schema, in the engine's batches, after one warm-up batch. */
+  private static double modelTextsPerSecond(SchemaragConfig config, List<Chunk> chunks) {
+    int batch = config.getInt(ConfigKeys.EMBEDDING_BATCH);
+    Langchain4jEmbedder embedder = Langchain4jEmbedder.create(config.get(ConfigKeys.EMBEDDING_MODEL),
+        config.get(ConfigKeys.EMBEDDING_BASE_URL), config.get(ConfigKeys.EMBEDDING_API_KEY), batch);
+    List<String> texts = chunks.stream().map(Chunk::embedText).limit(MODEL_PROBE + batch).toList();
+    embedder.embedAll(texts.subList(0, Math.min(batch, texts.size())));
+    List<String> probe = texts.subList(Math.min(batch, texts.size()), texts.size());
+    long t0 = System.nanoTime();
+    embedder.embedAll(probe);
+    return probe.size() / ((System.nanoTime() - t0) / 1e9);
+  }
+}

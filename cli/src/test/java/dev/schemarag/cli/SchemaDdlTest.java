@@ -1,0 +1,39 @@
+package dev.schemarag.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.schemarag.core.schema.Column;
+import dev.schemarag.core.schema.ForeignKey;
+import dev.schemarag.core.schema.SchemaModel;
+import dev.schemarag.core.schema.Table;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class SchemaDdlTest {
+
+  private static Column column(String name, String type, boolean pk, String comment) {
+    return new Column(name, type, !pk, Optional.empty(), Optional.ofNullable(comment), pk, Optional.empty());
+  }
+
+  @Test
+  void tablesKeysCommentsAndOnlyTheForeignKeysPostgresAcceptsBecomeDdl() {
+    SchemaModel model = new SchemaModel("bench", List.of(
+        new Table("shop__customer", Optional.of("People who buy"), List.of(column("Customer_ID", "number", true, null),
+            column("Name", "text", false, "the customer's name")), Optional.of("shop")),
+        new Table("shop__order", Optional.empty(), List.of(column("id", "number", true, null), column("Customer_ID", "number", false, null),
+            column("Customer_Name", "text", false, null)), Optional.of("shop"))),
+        List.of(new ForeignKey("a", "shop__order", List.of("Customer_ID"), "shop__customer", List.of("Customer_ID")),
+            new ForeignKey("b", "shop__order", List.of("Customer_Name"), "shop__customer", List.of("Name"))));
+    SchemaDdl.Ddl ddl = SchemaDdl.of(model, "s");
+    assertThat(ddl.statements()).contains(
+        "CREATE TABLE \"s\".\"shop__customer\" (\"Customer_ID\" numeric, \"Name\" text, PRIMARY KEY (\"Customer_ID\"))",
+        "COMMENT ON TABLE \"s\".\"shop__customer\" IS 'People who buy'",
+        "COMMENT ON COLUMN \"s\".\"shop__customer\".\"Name\" IS 'the customer''s name'",
+        "ALTER TABLE \"s\".\"shop__order\" ADD FOREIGN KEY (\"Customer_ID\") REFERENCES \"s\".\"shop__customer\" (\"Customer_ID\")");
+    // onto a column that is not the primary key: PostgreSQL would refuse it
+    assertThat(ddl.skippedForeignKeys()).isEqualTo(1);
+    assertThat(SchemaDdl.pgType("others")).isEqualTo("text");
+    assertThat(SchemaDdl.pgType("time")).isEqualTo("timestamp");
+  }
+}
