@@ -69,6 +69,10 @@ final class IndexChangeFollower implements AutoCloseable {
     try (KafkaConsumer<byte[], byte[]> c = consumer) {
       List<TopicPartition> partitions = c.partitionsFor(topic.name(), Duration.ofSeconds(30)).stream()
           .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+      if (partitions.isEmpty()) {
+        LOG.error("topic {} does not exist: loaded indexes will not be refreshed when the schema changes", topic.name());
+        return;
+      }
       c.assign(partitions);
       c.seekToEnd(partitions);
       partitions.forEach(c::position);
