@@ -60,8 +60,11 @@ public final class Chunker {
     chunks.add(make(db, name, ChunkKind.OVERVIEW, Optional.empty(), related, keywords(name, table.columns()),
         overview.toString(), compactDdl(model, table)));
 
+    // A column is described within its table, not its module: the module's words, repeated in
+    // every column of the module, would make its columns look alike to the embedding model.
+    String localWords = localWords(name, table.module());
     for (Column c : table.columns()) {
-      StringBuilder e = new StringBuilder(tableWords).append(' ').append(Identifiers.readable(c.name()));
+      StringBuilder e = new StringBuilder(localWords).append(' ').append(Identifiers.readable(c.name()));
       Optional<TableDoc.ColumnDoc> cd = doc.map(d -> d.columns().get(c.name()));
       List<String> facts = new ArrayList<>();
       c.comment().ifPresent(facts::add);
@@ -104,6 +107,19 @@ public final class Chunker {
           tableWords + " example: " + examples.get(i), examples.get(i)));
     }
     return chunks;
+  }
+
+  /**
+   * The table's name as words without a leading module qualifier: {@code sales.orders} in module
+   * {@code sales} reads "orders". A name that does not start with its module's words is kept whole.
+   */
+  static String localWords(String table, Optional<String> module) {
+    List<String> words = Identifiers.words(table);
+    List<String> prefix = module.map(Identifiers::words).orElse(List.of());
+    if (!prefix.isEmpty() && words.size() > prefix.size() && words.subList(0, prefix.size()).equals(prefix)) {
+      words = words.subList(prefix.size(), words.size());
+    }
+    return String.join(" ", words);
   }
 
   /** The catalog table with doc-only columns added and doc descriptions filling empty comments. */

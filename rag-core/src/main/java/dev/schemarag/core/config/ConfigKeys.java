@@ -73,7 +73,7 @@ public final class ConfigKeys {
       "minimum fused relevance (0..1, relative to the best table) for a table to enter the packet");
   public static final ConfigKey RETRIEVAL_SMALL_SCHEMA = new ConfigKey("retrieval.small.schema.tables", "10",
       "below this many tables the whole schema is the packet");
-  public static final ConfigKey RETRIEVAL_FK_CAP = new ConfigKey("retrieval.fk.expansion.cap", "3",
+  public static final ConfigKey RETRIEVAL_FK_CAP = new ConfigKey("retrieval.fk.expansion.cap", "4",
       "most FK neighbours expansion may add (plus one bridge table linking two packet tables)");
   public static final ConfigKey RETRIEVAL_HUB_DEGREE = new ConfigKey("retrieval.fk.hub.degree", "8",
       "a table with at least this many FK edges is a hub: only added by FK expansion with own evidence");

@@ -23,7 +23,7 @@ final class FkExpansion {
 
   record Outcome(List<TableEvidence> added, int blocked) {}
 
-  static final double GATE = 0.6;
+  static final double GATE = 0.8;
   /** Bridge tables added at most per packet. */
   static final int BRIDGES = 1;
 

@@ -104,6 +104,18 @@ class ChunkerTest {
   }
 
   @Test
+  void aColumnChunkNamesItsTableWithoutTheModuleQualifier() {
+    Table orders = new Table("sales.orders", Optional.empty(), List.of(Column.of("order_date", "date")), Optional.of("sales"));
+    Table union = new Table("pets_1__Pets", Optional.empty(), List.of(Column.of("pet_age", "int")), Optional.of("pets_1"));
+    Table unprefixed = new Table("gl_entries", Optional.empty(), List.of(Column.of("amount", "numeric")), Optional.of("finance"));
+    List<Chunk> chunks = Chunker.chunkAll(new SchemaModel("db", List.of(orders, union, unprefixed), List.of()), Map.of());
+    assertThat(ofKind(chunks, ChunkKind.COLUMN)).extracting(Chunk::embedText)
+        .containsExactly("orders order date", "pets pet age", "gl entries amount");
+    // The overview still carries the module's words: they are the table's context.
+    assertThat(ofKind(chunks, ChunkKind.OVERVIEW).get(0).embedText()).startsWith("sales orders");
+  }
+
+  @Test
   void identifiersSplitIntoWords() {
     assertThat(Identifiers.words("CustomerID")).containsExactly("customer", "id");
     assertThat(Identifiers.words("order_items")).containsExactly("order", "items");

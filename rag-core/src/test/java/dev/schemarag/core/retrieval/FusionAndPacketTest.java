@@ -98,6 +98,25 @@ class FusionAndPacketTest {
     assertThat(chosen).extracting(TableEvidence::table).containsExactly("m1.a", "m2.a", "m1.b", "m2.b");
   }
 
+  @Test
+  void aSlotNobodyWantedGoesToTheRunnerUpModuleJustPastTheThreshold() {
+    // m2 trails by 0.35: not plausible at threshold 0.3, but within the leftover margin; m3 trails by 0.45.
+    List<TableEvidence> ranked = List.of(fused("m1.a", "m1", 1.0), fused("m1.b", "m1", 0.95), fused("m2.a", "m2", 0.65),
+        fused("m3.a", "m3", 0.55));
+    assertThat(PacketSizer.choose(ranked, RetrievalSettings.DEFAULT)).extracting(TableEvidence::table)
+        .containsExactly("m1.a", "m1.b", "m2.a");
+  }
+
+  @Test
+  void theRunnerUpModuleNeverDisplacesATableOfAPlausibleModule() {
+    List<TableEvidence> ranked = List.of(fused("m1.a", "m1", 1.0), fused("m1.b", "m1", 0.95), fused("m1.c", "m1", 0.9),
+        fused("m1.d", "m1", 0.85), fused("m2.a", "m2", 0.65));
+    assertThat(PacketSizer.choose(ranked, RetrievalSettings.DEFAULT.withTopK(4))).extracting(TableEvidence::table)
+        .containsExactly("m1.a", "m1.b", "m1.c", "m1.d");
+    assertThat(PacketSizer.choose(ranked, RetrievalSettings.DEFAULT)).extracting(TableEvidence::table)
+        .containsExactly("m1.a", "m1.b", "m1.c", "m1.d", "m2.a");
+  }
+
   private static SchemaModel star(int spokes) {
     List<Table> tables = new ArrayList<>();
     List<ForeignKey> fks = new ArrayList<>();
@@ -161,6 +180,7 @@ class FusionAndPacketTest {
     assertThat(s.topK()).isEqualTo(5);
     assertThat(s.threshold()).isEqualTo(0.3);
     assertThat(s.smallSchemaTables()).isEqualTo(10);
+    assertThat(s.fkCap()).isEqualTo(4);
     assertThat(s.bm25K1()).isEqualTo(1.5);
     assertThat(s.bm25B()).isEqualTo(0.75);
   }
