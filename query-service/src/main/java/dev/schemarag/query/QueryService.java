@@ -54,10 +54,14 @@ public final class QueryService implements AutoCloseable {
   private final List<Thread> threads = new ArrayList<>();
   private final List<KafkaConsumer<byte[], byte[]>> consumers = new ArrayList<>();
   private final AtomicBoolean running = new AtomicBoolean();
+  private final AtomicBoolean closed = new AtomicBoolean();
+  /** Resources the service owns (connection pools), closed after the workers stop. */
+  private final List<AutoCloseable> owned;
   private CountDownLatch stopped;
 
   QueryService(TopicCatalog topics, QuestionHandler handler, AnswerLedger ledger, Map<String, Object> kafka, String groupId,
-               Optional<IndexChangeFollower> follower) {
+               Optional<IndexChangeFollower> follower, List<AutoCloseable> owned) {
+    this.owned = List.copyOf(owned);
     this.topics = topics;
     this.handler = handler;
     this.ledger = ledger;
@@ -69,6 +73,9 @@ public final class QueryService implements AutoCloseable {
   public synchronized void start(int workers) {
     if (workers < 1) {
       throw new IllegalArgumentException("query.workers must be at least 1, was " + workers);
+    }
+    if (closed.get()) {
+      throw new IllegalStateException("the query service was closed; create a new one");
     }
     if (!running.compareAndSet(false, true)) {
       return;
@@ -199,15 +206,24 @@ public final class QueryService implements AutoCloseable {
 
   @Override
   public void close() {
-    if (!running.compareAndSet(true, false)) {
+    if (!closed.compareAndSet(false, true)) {
       return;
     }
-    consumers.forEach(KafkaConsumer::wakeup);
-    try {
-      stopped.await();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+    if (running.compareAndSet(true, false)) {
+      consumers.forEach(KafkaConsumer::wakeup);
+      try {
+        stopped.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
     }
     follower.ifPresent(IndexChangeFollower::close);
+    for (AutoCloseable r : owned) {
+      try {
+        r.close();
+      } catch (Exception e) {
+        LOG.warn("closing {} failed: {}", r, e.getMessage());
+      }
+    }
   }
 }

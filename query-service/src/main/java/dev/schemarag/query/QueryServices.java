@@ -19,6 +19,7 @@ import dev.schemarag.core.source.PgCatalogReader;
 import dev.schemarag.core.sql.ReadOnlyExecutor;
 import dev.schemarag.core.sql.ReadOnlyRole;
 import dev.schemarag.core.store.ConnectionSource;
+import dev.schemarag.core.store.PooledConnections;
 import dev.schemarag.core.store.PgChunkStore;
 import dev.schemarag.core.store.PgDenseSearch;
 import dev.schemarag.core.store.PgEmbeddingCache;
@@ -55,7 +56,12 @@ public final class QueryServices {
       throw new IllegalArgumentException("the read-only role is unfit: " + String.join("; ", problems)
           + " (create it as the README describes, or let the service's user create roles and grant on the schemas)");
     }
-    ConnectionSource reader = ConnectionSource.asRole(dbUrl, role, password);
+    // Pooled: a question costs three ledger statements and one read-only execution, and a new
+    // PostgreSQL backend for each costs about 5 ms.
+    int poolSize = Math.max(4, config.getInt(ConfigKeys.QUERY_WORKERS) + 1);
+    PooledConnections reader = PooledConnections.asRole(dbUrl, role, password, poolSize, "query-reader");
+    PooledConnections ledgerDb = PooledConnections.of(dbUrl, config.get(ConfigKeys.DB_USER), config.get(ConfigKeys.DB_PASSWORD),
+        poolSize, "query-ledger");
 
     Langchain4jEmbedder embedder = Langchain4jEmbedder.create(config.get(ConfigKeys.EMBEDDING_MODEL),
         config.get(ConfigKeys.EMBEDDING_BASE_URL), config.get(ConfigKeys.EMBEDDING_API_KEY), config.getInt(ConfigKeys.EMBEDDING_BATCH));
@@ -93,7 +99,8 @@ public final class QueryServices {
     kafka.put("bootstrap.servers", bootstrapServers);
     Optional<IndexChangeFollower> follower = source == IndexSource.CATALOG ? Optional.empty()
         : Optional.of(new IndexChangeFollower(topics.indexEvents(), kafka, indexes));
-    return new QueryService(topics, handler, new AnswerLedger(admin), kafka, config.get(ConfigKeys.QUERY_GROUP), follower);
+    return new QueryService(topics, handler, new AnswerLedger(ledgerDb), kafka, config.get(ConfigKeys.QUERY_GROUP), follower,
+        List.of(reader, ledgerDb));
   }
 
   /** Where the loaded index's chunks come from ({@code query.index.source}). */

@@ -27,7 +27,11 @@ public interface ConnectionSource {
    * given user, so it is removed first.
    */
   static ConnectionSource asRole(String url, String role, String password) {
-    String withoutUser = url.replaceAll("([?&])user=[^&]*&?", "$1").replaceAll("[?&]$", "");
-    return of(withoutUser, role, password);
+    return of(withoutUser(url), role, password);
+  }
+
+  /** The URL without its {@code user} parameter. */
+  static String withoutUser(String url) {
+    return url.replaceAll("([?&])user=[^&]*&?", "$1").replaceAll("[?&]$", "");
   }
 }
