@@ -35,7 +35,8 @@ public final class QueryServices {
   private QueryServices() {}
 
   /**
-   * @param admin connections of a role that may read the catalog, write the index schema and create the reader role
+   * @param admin connections of a role that may read the catalog, write the index schema and create the reader role;
+   *     the answer ledger takes pooled connections to {@code dbUrl} as {@code db.user} instead
    * @param topics the topic catalog
    */
   public static QueryService create(SchemaragConfig config, ConnectionSource admin, String dbUrl, TopicCatalog topics,
@@ -56,12 +57,6 @@ public final class QueryServices {
       throw new IllegalArgumentException("the read-only role is unfit: " + String.join("; ", problems)
           + " (create it as the README describes, or let the service's user create roles and grant on the schemas)");
     }
-    // Pooled: a question costs three ledger statements and one read-only execution, and a new
-    // PostgreSQL backend for each costs about 5 ms.
-    int poolSize = Math.max(4, config.getInt(ConfigKeys.QUERY_WORKERS) + 1);
-    PooledConnections reader = PooledConnections.asRole(dbUrl, role, password, poolSize, "query-reader");
-    PooledConnections ledgerDb = PooledConnections.of(dbUrl, config.get(ConfigKeys.DB_USER), config.get(ConfigKeys.DB_PASSWORD),
-        poolSize, "query-ledger");
 
     Langchain4jEmbedder embedder = Langchain4jEmbedder.create(config.get(ConfigKeys.EMBEDDING_MODEL),
         config.get(ConfigKeys.EMBEDDING_BASE_URL), config.get(ConfigKeys.EMBEDDING_API_KEY), config.getInt(ConfigKeys.EMBEDDING_BATCH));
@@ -90,6 +85,12 @@ public final class QueryServices {
         throw new IllegalStateException("cannot load the index of database " + databaseId + ": " + e.getMessage(), e);
       }
     });
+    // Pooled: a question costs three ledger statements and one read-only execution, and a new
+    // PostgreSQL backend for each costs about 5 ms.
+    int poolSize = Math.max(4, config.getInt(ConfigKeys.QUERY_WORKERS) + 1);
+    PooledConnections reader = PooledConnections.asRole(dbUrl, role, password, poolSize, "query-reader");
+    PooledConnections ledgerDb = PooledConnections.of(dbUrl, config.get(ConfigKeys.DB_USER), config.get(ConfigKeys.DB_PASSWORD),
+        poolSize, "query-ledger");
     // PgDenseSearch holds one connection and is not for concurrent use: one per worker thread and database.
     ThreadLocal<Map<String, DenseSearch>> dense = ThreadLocal.withInitial(HashMap::new);
     QuestionHandler handler = new QuestionHandler(indexes, id -> dense.get().computeIfAbsent(id, x -> new PgDenseSearch(admin, x)), embedder,
