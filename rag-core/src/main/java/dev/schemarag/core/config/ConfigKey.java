@@ -11,6 +11,6 @@ public record ConfigKey(String name, String defaultValue, String doc) {
 
   /** The environment variable that overrides this key: SCHEMARAG_ + upper case, dots and dashes as '_'. */
   public String envName() {
-    return "SCHEMARAG_" + name.toUpperCase(java.util.Locale.ROOT).replace('.', '_').replace('-', '_');
+    return ConfigKeys.ENV_PREFIX + name.toUpperCase(java.util.Locale.ROOT).replace('.', '_').replace('-', '_');
   }
 }

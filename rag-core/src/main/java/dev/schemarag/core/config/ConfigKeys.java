@@ -1,5 +1,6 @@
 package dev.schemarag.core.config;
 
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -104,6 +105,22 @@ public final class ConfigKeys {
   /** Prefixes whose keys go, stripped, to the library they name. */
   public static final List<String> PASS_THROUGH_PREFIXES = List.of("kafka.", "streams.", "debezium.");
 
+  /** What every environment variable of schemarag starts with. */
+  public static final String ENV_PREFIX = "SCHEMARAG_";
+
+  /**
+   * {@code SCHEMARAG_*} variables that are no configuration key but are read elsewhere, with what
+   * reads them. The configuration loader refuses every other {@code SCHEMARAG_*} variable that is
+   * neither a key nor under a pass-through prefix, so a new variable of a script belongs here.
+   */
+  public static final Map<String, String> NON_KEY_VARIABLES = orderedMap(
+      "SCHEMARAG_CONFIG", "the properties file, when --config names none",
+      "SCHEMARAG_HOME", "the checkout ./schemarag runs from (set by ./schemarag)",
+      "SCHEMARAG_JAVA_OPTS", "JVM options of ./schemarag (default -Xmx2g)",
+      "SCHEMARAG_PG_NAME", "scripts/local-pg.sh: cluster name when --name is not given",
+      "SCHEMARAG_PG_ROOT", "scripts/local-pg.sh: where clusters live when --root is not given",
+      "SCHEMARAG_PG_BIN", "scripts/local-pg.sh: the PostgreSQL bin directory");
+
   public static final List<ConfigKey> ALL = List.of(
       DB_URL, DB_USER, DB_PASSWORD, DATABASE_ID, KAFKA_BOOTSTRAP,
       TOPICS_PREFIX, TOPICS_PARTITIONS, TOPICS_REPLICATION, SERDE_MODE, SERDE_REGISTRY_URL, CATALOG_SCHEMAS, QUERY_GROUP, QUERY_WORKERS,
@@ -118,10 +135,24 @@ public final class ConfigKeys {
       READER_ROLE, READER_PASSWORD);
 
   static final Map<String, ConfigKey> BY_NAME;
+  static final Map<String, ConfigKey> BY_ENV_NAME;
 
   static {
     Map<String, ConfigKey> m = new LinkedHashMap<>();
-    ALL.forEach(k -> m.put(k.name(), k));
+    Map<String, ConfigKey> e = new LinkedHashMap<>();
+    ALL.forEach(k -> {
+      m.put(k.name(), k);
+      e.put(k.envName(), k);
+    });
     BY_NAME = Map.copyOf(m);
+    BY_ENV_NAME = Map.copyOf(e);
+  }
+
+  private static Map<String, String> orderedMap(String... pairs) {
+    Map<String, String> m = new LinkedHashMap<>();
+    for (int i = 0; i < pairs.length; i += 2) {
+      m.put(pairs[i], pairs[i + 1]);
+    }
+    return Collections.unmodifiableMap(m);
   }
 }

@@ -6,17 +6,22 @@ import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * Configuration, resolved in this order: explicit overrides (command-line flags), then the
  * environment ({@code SCHEMARAG_DB_URL} for {@code db.url}), then the properties file, then the
  * documented defaults of {@link ConfigKeys}. Immutable; every value says where it came from.
+ * Strict: an unknown key in the file or an unknown {@code SCHEMARAG_*} variable stops loading
+ * with the closest known name, since an ignored typo silently runs with the default.
  */
 public final class SchemaragConfig {
 
@@ -52,8 +57,9 @@ public final class SchemaragConfig {
 
   /**
    * @param file a properties file (must exist when given)
-   * @param env the environment (only {@code SCHEMARAG_*} names of declared keys are read)
+   * @param env the environment: every {@code SCHEMARAG_*} name must be a key ({@link #keyOf}); others are not read
    * @param overrides highest precedence, e.g. command-line flags, by key name
+   * @throws ConfigException on an unknown key or {@code SCHEMARAG_*} variable, naming the closest known one
    */
   public static SchemaragConfig load(Optional<Path> file, Map<String, String> env, Map<String, String> overrides) {
     Map<String, String> values = new LinkedHashMap<>();
@@ -77,15 +83,63 @@ public final class SchemaragConfig {
         put(values, sources, name, props.getProperty(name).trim(), "file " + path);
       }
     }
-    for (ConfigKey k : ConfigKeys.ALL) {
-      String v = env.get(k.envName());
-      if (v != null) {
-        values.put(k.name(), v.trim());
-        sources.put(k.name(), "env " + k.envName());
+    // every unknown variable in one error: a deployment with two typos is fixed in one round
+    List<String> unknown = new ArrayList<>();
+    for (String variable : new TreeSet<>(env.keySet())) {
+      if (!variable.startsWith(ConfigKeys.ENV_PREFIX)) {
+        continue;
       }
+      try {
+        keyOf(variable).ifPresent(key -> {
+          values.put(key, env.get(variable).trim());
+          sources.put(key, "env " + variable);
+        });
+      } catch (ConfigException e) {
+        unknown.add(e.getMessage());
+      }
+    }
+    if (!unknown.isEmpty()) {
+      throw new ConfigException(String.join("; ", unknown) + " (a " + ConfigKeys.ENV_PREFIX + " variable is "
+          + ConfigKeys.ENV_PREFIX + " + a configuration key in upper case with . and - as _, a key under "
+          + ConfigKeys.PASS_THROUGH_PREFIXES + ", or one of " + ConfigKeys.NON_KEY_VARIABLES.keySet() + ")");
     }
     overrides.forEach((name, v) -> put(values, sources, name, v, "override"));
     return new SchemaragConfig(values, sources);
+  }
+
+  /**
+   * The key a {@code SCHEMARAG_*} variable sets: a declared key ({@code SCHEMARAG_DB_URL} sets
+   * {@code db.url}) or a key under a pass-through prefix, '_' read as '.'
+   * ({@code SCHEMARAG_KAFKA_MAX_POLL_RECORDS} sets {@code kafka.max.poll.records}). Empty for a
+   * variable of {@link ConfigKeys#NON_KEY_VARIABLES}, which the configuration does not read.
+   *
+   * @throws ConfigException for any other variable, naming the closest known one
+   */
+  public static Optional<String> keyOf(String variable) {
+    ConfigKey declared = ConfigKeys.BY_ENV_NAME.get(variable);
+    if (declared != null) {
+      return Optional.of(declared.name());
+    }
+    if (ConfigKeys.NON_KEY_VARIABLES.containsKey(variable)) {
+      return Optional.empty();
+    }
+    String rest = variable.startsWith(ConfigKeys.ENV_PREFIX) ? variable.substring(ConfigKeys.ENV_PREFIX.length()) : variable;
+    for (String prefix : ConfigKeys.PASS_THROUGH_PREFIXES) {
+      String envPrefix = prefix.toUpperCase(Locale.ROOT).replace('.', '_');
+      if (rest.startsWith(envPrefix) && rest.length() > envPrefix.length()) {
+        String key = rest.toLowerCase(Locale.ROOT).replace('_', '.');
+        nearMissOfDeclared(key).ifPresent(k -> {
+          throw new ConfigException("variable " + variable + " would be passed through as '" + key + "': did you mean "
+              + k.envName() + "?");
+        });
+        return Optional.of(key);
+      }
+    }
+    List<String> known = new ArrayList<>();
+    ConfigKeys.ALL.forEach(k -> known.add(k.envName().substring(ConfigKeys.ENV_PREFIX.length())));
+    ConfigKeys.NON_KEY_VARIABLES.keySet().forEach(v -> known.add(v.substring(ConfigKeys.ENV_PREFIX.length())));
+    throw new ConfigException("unknown variable " + variable + ClosestName.among(rest, known)
+        .map(v -> ": did you mean " + ConfigKeys.ENV_PREFIX + v + "?").orElse(""));
   }
 
   private static Map<String, String> toMap(Properties p) {
@@ -95,20 +149,30 @@ public final class SchemaragConfig {
   }
 
   private static void put(Map<String, String> values, Map<String, String> sources, String name, String value, String source) {
-    if (!ConfigKeys.BY_NAME.containsKey(name) && ConfigKeys.PASS_THROUGH_PREFIXES.stream().noneMatch(name::startsWith)) {
-      throw new ConfigException("unknown configuration key '" + name + "' (" + source + ")" + suggestion(name)
-          + "; keys under " + ConfigKeys.PASS_THROUGH_PREFIXES + " are passed to Kafka, Streams and Debezium");
+    if (!ConfigKeys.BY_NAME.containsKey(name)) {
+      if (ConfigKeys.PASS_THROUGH_PREFIXES.stream().noneMatch(name::startsWith)) {
+        throw new ConfigException("unknown configuration key '" + name + "' (" + source + ")"
+            + ClosestName.among(name, ConfigKeys.BY_NAME.keySet()).map(k -> "; did you mean '" + k + "'?").orElse("")
+            + "; keys under " + ConfigKeys.PASS_THROUGH_PREFIXES + " are passed to Kafka, Streams and Debezium");
+      }
+      nearMissOfDeclared(name).ifPresent(k -> {
+        throw new ConfigException("configuration key '" + name + "' (" + source + ") would be passed through as is: did you mean '"
+            + k.name() + "'?");
+      });
     }
     values.put(name, value);
     sources.put(name, source);
   }
 
-  private static String suggestion(String name) {
+  /**
+   * A declared key that a pass-through key is a typo of ({@code kafka.bootstrap.server}): passed
+   * through, it would only earn a warning from the client while the declared key stays unset.
+   */
+  private static Optional<ConfigKey> nearMissOfDeclared(String passThroughKey) {
     return ConfigKeys.ALL.stream()
-        .min(Comparator.comparingInt(k -> EditDistance.between(k.name(), name)))
-        .filter(k -> EditDistance.between(k.name(), name) <= 3)
-        .map(k -> "; did you mean '" + k.name() + "'?")
-        .orElse("");
+        .filter(k -> ConfigKeys.PASS_THROUGH_PREFIXES.stream().anyMatch(p -> k.name().startsWith(p) && passThroughKey.startsWith(p)))
+        .filter(k -> !k.name().equals(passThroughKey) && EditDistance.between(k.name(), passThroughKey) <= 2)
+        .findFirst();
   }
 
   public String get(ConfigKey key) {

@@ -18,4 +18,12 @@ class ReadmeListsEveryKeyTest {
       assertThat(readme).as("README row for %s", k.name()).contains(row);
     }
   }
+
+  @Test
+  void everyVariableThatIsNoKeyIsInTheReadme() throws IOException {
+    String readme = Files.readString(Path.of("..", "README.md"));
+    for (String variable : ConfigKeys.NON_KEY_VARIABLES.keySet()) {
+      assertThat(readme).as("README mentions %s", variable).contains("`" + variable + "`");
+    }
+  }
 }

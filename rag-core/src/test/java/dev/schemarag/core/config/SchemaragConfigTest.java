@@ -91,6 +91,77 @@ class SchemaragConfigTest {
   }
 
   @Test
+  void anUnknownVariableStopsLoadingWithTheClosestKey() {
+    assertThatThrownBy(() -> SchemaragConfig.load(Optional.empty(), Map.of("SCHEMARAG_DOCS_DIR", "/data/schemas"), Map.of()))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("unknown variable SCHEMARAG_DOCS_DIR: did you mean SCHEMARAG_DOCS_ROOT?");
+  }
+
+  @Test
+  void everyUnknownVariableIsNamedInOneError() {
+    assertThatThrownBy(() -> SchemaragConfig.load(Optional.empty(),
+        Map.of("SCHEMARAG_LLM_URL", "http://x", "SCHEMARAG_DB_URLL", "jdbc:postgresql://h/db", "SCHEMARAG_DB_URL", "jdbc:postgresql://h/db"),
+        Map.of()))
+        .hasMessageContaining("unknown variable SCHEMARAG_LLM_URL: did you mean SCHEMARAG_LLM_BASE_URL?")
+        .hasMessageContaining("unknown variable SCHEMARAG_DB_URLL: did you mean SCHEMARAG_DB_URL?")
+        .hasMessageNotContaining("unknown variable SCHEMARAG_DB_URL:");
+  }
+
+  @Test
+  void aVariableNearNoKeyIsRefusedWithoutAGuess() {
+    assertThatThrownBy(() -> SchemaragConfig.load(Optional.empty(), Map.of("SCHEMARAG_XYZZY", "1"), Map.of()))
+        .hasMessageStartingWith("unknown variable SCHEMARAG_XYZZY (")
+        .hasMessageNotContaining("did you mean");
+  }
+
+  @Test
+  void knownNonKeyVariablesAndOtherProgramsVariablesAreLeftAlone() {
+    Map<String, String> env = Map.of("SCHEMARAG_HOME", "/opt/schemarag", "SCHEMARAG_JAVA_OPTS", "-Xmx1g",
+        "SCHEMARAG_PG_NAME", "demo", "PATH", "/usr/bin", "KAFKA_HEAP_OPTS", "-Xmx1g", "schemarag_docs_dir", "lower case is not ours");
+    SchemaragConfig c = SchemaragConfig.load(Optional.empty(), env, Map.of());
+    assertThat(c.get(ConfigKeys.LOCAL_PG_NAME)).isEqualTo("demo");
+    assertThat(c.sourceOf(ConfigKeys.LOCAL_PG_NAME)).isEqualTo("default");
+    assertThat(ConfigKeys.NON_KEY_VARIABLES).containsKeys("SCHEMARAG_CONFIG", "SCHEMARAG_HOME", "SCHEMARAG_JAVA_OPTS");
+  }
+
+  @Test
+  void passThroughVariablesReachTheirLibraryAndBeatTheFile() throws IOException {
+    Path f = file("kafka.max.poll.records=10\nkafka.acks=1\n");
+    SchemaragConfig c = SchemaragConfig.load(Optional.of(f), Map.of("SCHEMARAG_KAFKA_MAX_POLL_RECORDS", "50",
+        "SCHEMARAG_STREAMS_NUM_STREAM_THREADS", "2", "SCHEMARAG_DEBEZIUM_POLL_INTERVAL_MS", "10"), Map.of());
+    assertThat(c.withPrefix("kafka.")).containsExactlyInAnyOrderEntriesOf(Map.of("max.poll.records", "50", "acks", "1"));
+    assertThat(c.withPrefix("streams.")).containsExactlyInAnyOrderEntriesOf(Map.of("num.stream.threads", "2"));
+    assertThat(c.withPrefix("debezium.")).containsExactlyInAnyOrderEntriesOf(Map.of("poll.interval.ms", "10"));
+    assertThat(SchemaragConfig.keyOf("SCHEMARAG_KAFKA_BOOTSTRAP_SERVERS")).contains("kafka.bootstrap.servers");
+    assertThat(SchemaragConfig.keyOf("SCHEMARAG_HOME")).isEmpty();
+  }
+
+  @Test
+  void aPassThroughTypoOfADeclaredKeyIsRefused() throws IOException {
+    assertThatThrownBy(() -> SchemaragConfig.load(Optional.empty(), Map.of("SCHEMARAG_KAFKA_BOOTSTRAP_SERVER", "b:9092"), Map.of()))
+        .hasMessageContaining("SCHEMARAG_KAFKA_BOOTSTRAP_SERVER would be passed through as 'kafka.bootstrap.server'")
+        .hasMessageContaining("did you mean SCHEMARAG_KAFKA_BOOTSTRAP_SERVERS?");
+    Path f = file("kafka.bootstrap.server=b:9092\n");
+    assertThatThrownBy(() -> SchemaragConfig.load(Optional.of(f), Map.of(), Map.of()))
+        .hasMessageContaining("'kafka.bootstrap.server'")
+        .hasMessageContaining("did you mean 'kafka.bootstrap.servers'?");
+  }
+
+  @Test
+  void anUnknownFileKeyIsOfferedTheKeyOfItsGroup() throws IOException {
+    Path f = file("docs.dir=/data/schemas\n");
+    assertThatThrownBy(() -> SchemaragConfig.load(Optional.of(f), Map.of(), Map.of()))
+        .hasMessageContaining("did you mean 'docs.root'?");
+  }
+
+  @Test
+  void anUnknownOverrideIsRefused() {
+    assertThatThrownBy(() -> SchemaragConfig.defaults().with(Map.of("retrieval.top-k", "3")))
+        .hasMessageContaining("'retrieval.top-k' (override)")
+        .hasMessageContaining("did you mean 'retrieval.top.k'?");
+  }
+
+  @Test
   void everyKeyIsListedOnceWithADoc() {
     assertThat(ConfigKeys.ALL).extracting(ConfigKey::name).doesNotHaveDuplicates();
     assertThat(ConfigKeys.ALL).allSatisfy(k -> assertThat(k.doc()).isNotBlank());
