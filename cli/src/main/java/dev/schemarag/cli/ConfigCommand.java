@@ -17,11 +17,18 @@ final class ConfigCommand implements Callable<Integer> {
   public Integer call() {
     SchemaragConfig config = main.config();
     for (ConfigKey k : ConfigKeys.ALL) {
-      String value = k.name().contains("password") || k.name().contains("api.key") ? mask(config.get(k)) : config.get(k);
+      String value = secret(k.name()) ? mask(config.get(k)) : config.get(k);
       System.out.printf("%-32s = %-24s (%s; env %s)%n    %s%n", k.name(), value, config.sourceOf(k), k.envName(), k.doc());
     }
     System.out.println("Keys under " + ConfigKeys.PASS_THROUGH_PREFIXES + " go, prefix stripped, to Kafka clients, Kafka Streams and Debezium.");
+    config.passThrough().forEach((name, value) -> System.out.printf("%-32s = %-24s (%s)%n", name,
+        secret(name) ? mask(value) : value, config.sourceOf(name)));
     return 0;
+  }
+
+  /** Passwords, API keys and JAAS configs (which carry credentials) are not printed. */
+  private static boolean secret(String name) {
+    return name.contains("password") || name.contains("api.key") || name.contains("secret") || name.contains("jaas");
   }
 
   private static String mask(String v) {

@@ -9,9 +9,13 @@ import java.util.Optional;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
 
-/** {@code ./schemarag}: the embedded default and the tools around it. */
-@Command(name = "schemarag", mixinStandardHelpOptions = true, version = "schemarag 0.1.0",
+/**
+ * {@code ./schemarag}: the embedded default and the tools around it. {@code scope = INHERIT} gives
+ * every subcommand, to any depth, {@code --help} and {@code --version} (CliHelpTest walks the tree).
+ */
+@Command(name = "schemarag", mixinStandardHelpOptions = true, version = "schemarag 0.1.0", scope = ScopeType.INHERIT,
     description = "Live schema RAG for PostgreSQL over Kafka.",
     subcommands = {DemoCommand.class, AskCommand.class, EvalCommand.class, BenchCommand.class, SampleCommand.class, ConfigCommand.class})
 public final class Main {

@@ -217,6 +217,22 @@ public final class SchemaragConfig {
     return sources.get(key.name());
   }
 
+  /** The pass-through keys that are set, by full name (with their prefix), in name order. */
+  public Map<String, String> passThrough() {
+    Map<String, String> out = new TreeMap<>();
+    values.forEach((k, v) -> {
+      if (!ConfigKeys.BY_NAME.containsKey(k)) {
+        out.put(k, v);
+      }
+    });
+    return out;
+  }
+
+  /** Where the value of a pass-through key came from; null when it is not set. */
+  public String sourceOf(String name) {
+    return sources.get(name);
+  }
+
   /** Keys under {@code prefix}, with the prefix stripped: what goes to the library it names. */
   public Map<String, String> withPrefix(String prefix) {
     Map<String, String> out = new TreeMap<>();

@@ -132,6 +132,9 @@ class SchemaragConfigTest {
     assertThat(c.withPrefix("kafka.")).containsExactlyInAnyOrderEntriesOf(Map.of("max.poll.records", "50", "acks", "1"));
     assertThat(c.withPrefix("streams.")).containsExactlyInAnyOrderEntriesOf(Map.of("num.stream.threads", "2"));
     assertThat(c.withPrefix("debezium.")).containsExactlyInAnyOrderEntriesOf(Map.of("poll.interval.ms", "10"));
+    assertThat(c.passThrough()).containsEntry("kafka.max.poll.records", "50").doesNotContainKey("kafka.bootstrap.servers");
+    assertThat(c.sourceOf("kafka.max.poll.records")).isEqualTo("env SCHEMARAG_KAFKA_MAX_POLL_RECORDS");
+    assertThat(c.sourceOf("kafka.acks")).isEqualTo("file " + f);
     assertThat(SchemaragConfig.keyOf("SCHEMARAG_KAFKA_BOOTSTRAP_SERVERS")).contains("kafka.bootstrap.servers");
     assertThat(SchemaragConfig.keyOf("SCHEMARAG_HOME")).isEmpty();
   }
