@@ -220,6 +220,17 @@ def verify_question(db, catalog, q):
     return problems, rows
 
 
+def names_a_gold_table(q):
+    """True when the question says a gold table's name as plain words, singular or plural."""
+    text = q["question"].lower()
+    for t in q["gold_tables"]:
+        words = t.split(".")[1].replace("_", " ")
+        forms = {words, words[:-3] + "y" if words.endswith("ies") else words[:-1] if words.endswith("s") else words}
+        if any(re.search(r"\b" + re.escape(f) + r"\b", text) for f in forms):
+            return True
+    return False
+
+
 def stats(questions, offtopic, row_counts):
     n = len(questions)
     out = ["in-scope questions: %d" % n]
@@ -232,6 +243,14 @@ def stats(questions, offtopic, row_counts):
     out.append("across modules: %d (%.0f%%)" % (cross, 100.0 * cross / n))
     per_module = collections.Counter(m for q in questions for m in {t.split(".")[0] for t in q["gold_tables"]})
     out.append("questions touching each module: " + ", ".join("%s %d" % (m, per_module[m]) for m in MODULES))
+    single = collections.Counter(next(iter(ms)) for ms in ({t.split(".")[0] for t in q["gold_tables"]} for q in questions)
+                                 if len(ms) == 1)
+    out.append("questions within one module: " + ", ".join("%s %d" % (m, single[m]) for m in MODULES))
+    lengths = sorted(len(q["question"].split()) for q in questions)
+    out.append("question length in words: min %d, median %d, max %d" % (lengths[0], lengths[len(lengths) // 2], lengths[-1]))
+    named = sum(1 for q in questions if names_a_gold_table(q))
+    out.append("questions naming a gold table in plain words (e.g. 'customers'): %d (%.0f%%); "
+               "the rest use only synonyms or paraphrase" % (named, 100.0 * named / n))
     used = collections.Counter(t for q in questions for t in q["gold_tables"])
     out.append("distinct gold tables: %d" % len(used))
     if row_counts:
