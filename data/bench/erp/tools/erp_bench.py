@@ -85,6 +85,33 @@ def tables_in_text(sql):
     return seen
 
 
+SQL_WORDS = {"on", "where", "join", "left", "right", "full", "inner", "cross", "group", "order", "limit", "using",
+             "and", "having", "as", "union", "natural"}
+
+
+def columns_from_text(sql, catalog, gold_tables):
+    """Second, independent derivation of the gold columns from the SQL text: aliases come from
+    'schema.table [AS] alias', columns from 'alias.column'; with a single gold table its bare column
+    names count too. Relies on the source's rule that multi-table SQL qualifies every column."""
+    sql = re.sub(r"'(?:[^']|'')*'", "''", sql)
+    aliases = {}
+    for s, t, a in re.findall(r"\b(" + "|".join(MODULES) + r")\.(\w+)(?:\s+(?:AS\s+)?(\w+))?", sql, re.I):
+        table = (s + "." + t).lower()
+        aliases[t] = table
+        if a and a.lower() not in SQL_WORDS:
+            aliases[a] = table
+    cols = set()
+    for a, c in re.findall(r"\b(\w+)\.(\w+)\b", sql):
+        if a in aliases and c in catalog.get(aliases[a], []):
+            cols.add(aliases[a] + "." + c)
+    if len(gold_tables) == 1:
+        t = gold_tables[0]
+        for w in re.findall(r"(?<![\w.])(\w+)\b(?!\s*\()", sql):
+            if w in catalog.get(t, []):
+                cols.add(t + "." + w)
+    return cols
+
+
 def derive_gold(db, sql, catalog):
     """gold_tables in first-reference order and gold_columns from the verbose plan of sql."""
     plan = json.loads("\n".join(r[0] for r in db.query("EXPLAIN (VERBOSE, FORMAT JSON) " + sql)))[0]["Plan"]
@@ -194,6 +221,10 @@ def verify_question(db, catalog, q):
         problems.append("gold_tables %s, plan says %s" % (q["gold_tables"], tables))
     if q["gold_columns"] != columns:
         problems.append("gold_columns %s, plan says %s" % (q["gold_columns"], columns))
+    text_cols = columns_from_text(sql, catalog, q["gold_tables"])
+    if text_cols != set(columns):
+        problems.append("columns read from the SQL text differ from the plan's: text only %s, plan only %s" % (
+            sorted(text_cols - set(columns)), sorted(set(columns) - text_cols)))
     if not 1 <= len(q["gold_tables"]) <= 5:
         problems.append("%d gold tables, expected 1 to 5" % len(q["gold_tables"]))
     lower_sql = sql.lower()
