@@ -6,7 +6,8 @@
          writes ../questions.jsonl and ../offtopic.jsonl.
   check: reads the two .jsonl files, runs every gold SQL again, re-derives the gold sets and fails
          on any difference, on a column missing from information_schema.columns, on a gold table
-         not named in the SQL, or on a malformed off-topic row; then prints the counts.
+         not named in the SQL, on columns read from the SQL text that differ from the plan's, or on
+         a malformed off-topic row; then prints the counts.
 
 The database must hold data/schemas/erp (schema.sql then data.sql). Connection: --url with a
 JDBC or postgresql:// URL, else the usual PGHOST/PGPORT/PGUSER/PGDATABASE environment.
