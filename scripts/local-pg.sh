@@ -95,6 +95,11 @@ pick_port() {
   die "no free TCP port in 54330-54999"
 }
 
+pick_port_after() {
+  for p in $(seq $(($1 + 1)) 54999); do port_free "$p" && { echo "$p"; return; }; done
+  die "no free TCP port in $(($1 + 1))-54999"
+}
+
 url() { echo "jdbc:postgresql://127.0.0.1:$(cat "$dir/port")/postgres?user=postgres"; }
 
 start() {
@@ -116,14 +121,22 @@ synchronous_commit = on
 max_connections = 200
 CONF
   fi
-  local port
+  local port attempt
   if [ -f "$dir/port" ] && port_free "$(cat "$dir/port")"; then port=$(cat "$dir/port"); else port=$(pick_port); fi
-  # The last setting in postgresql.conf wins: appending keeps restarts idempotent.
-  echo "port = $port" >>"$data/postgresql.conf"
-  echo "$port" >"$dir/port.tmp" && mv "$dir/port.tmp" "$dir/port"
-  as_pg "$BIN/pg_ctl" -D "$data" -l "$data/server.log" -w -t 30 start >/dev/null \
-    || die "PostgreSQL did not start: $(tail -n 5 "$data/server.log" 2>/dev/null)"
-  url
+  # The port range lies within the kernel's ephemeral ports: a client socket may hold a port that
+  # no listener shows, and the bind fails. Then the next free port is tried.
+  for attempt in 1 2 3 4 5; do
+    # The last setting in postgresql.conf wins: appending keeps restarts idempotent.
+    echo "port = $port" >>"$data/postgresql.conf"
+    echo "$port" >"$dir/port.tmp" && mv "$dir/port.tmp" "$dir/port"
+    if as_pg "$BIN/pg_ctl" -D "$data" -l "$data/server.log" -w -t 30 start >/dev/null 2>&1; then
+      url
+      return
+    fi
+    tail -n 5 "$data/server.log" 2>/dev/null | grep -q "could not bind" || break
+    port=$(pick_port_after "$port")
+  done
+  die "PostgreSQL did not start: $(tail -n 5 "$data/server.log" 2>/dev/null)"
 }
 
 stop() {

@@ -41,16 +41,27 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
 /** {@code ./schemarag eval}: indexes a benchmark schema in pgvector and measures retrieval over its questions. */
-@Command(name = "eval", description = "Measure retrieval quality on a schema (bench JSON format) and its questions.")
+@Command(name = "eval", description = "Measure retrieval quality on a schema (bench JSON format), or on the sample ERP database"
+    + " as the live pipeline indexes it (--sample), over question sets with gold tables; questions with no gold tables are"
+    + " off-topic and should be refused.")
 final class EvalCommand implements Callable<Integer> {
 
   @ParentCommand Main main;
 
-  @Option(names = "--schema", required = true, description = "schema description JSON (e.g. ../shared/bench/spider-union/schema.json)")
+  @Option(names = "--schema", description = "schema description JSON (e.g. ../shared/bench/spider-union/schema.json)")
   Path schemaFile;
 
-  @Option(names = "--questions", required = true, description = "questions JSONL with gold_tables / gold_columns")
-  Path questionsFile;
+  @Option(names = "--sample", description = "the sample ERP database, loaded into PostgreSQL and indexed by the live pipeline"
+      + " (ingest snapshots, Kafka, the indexer with docs, comments and query patterns), as in production")
+  boolean sample;
+
+  @Option(names = "--questions", required = true, split = ",",
+      description = "questions JSONL with gold_tables / gold_columns (several: repeat or separate with commas); a question"
+          + " with empty gold_tables is off-topic")
+  List<Path> questionsFiles;
+
+  @Option(names = "--relevance-gate", description = "override retrieval.relevance.gate (0 = never refuse)")
+  Double relevanceGate;
 
   @Option(names = "--docs", description = "folder of markdown schema docs to merge into the tables")
   Path docsDir;
@@ -79,11 +90,16 @@ final class EvalCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     SchemaragConfig config = main.config();
-    if (!Files.isRegularFile(schemaFile)) {
+    if ((schemaFile == null) == !sample) {
+      throw new IllegalArgumentException("give either --schema FILE or --sample");
+    }
+    if (schemaFile != null && !Files.isRegularFile(schemaFile)) {
       throw new IllegalArgumentException("schema file " + schemaFile + " does not exist");
     }
-    if (!Files.isRegularFile(questionsFile)) {
-      throw new IllegalArgumentException("questions file " + questionsFile + " does not exist");
+    for (Path questionsFile : questionsFiles) {
+      if (!Files.isRegularFile(questionsFile)) {
+        throw new IllegalArgumentException("questions file " + questionsFile + " does not exist");
+      }
     }
     // Output locations first: a run must not fail after minutes of work because a folder is missing.
     for (Path out : new Path[] {jsonFile, evidenceFile}) {
@@ -94,53 +110,30 @@ final class EvalCommand implements Callable<Integer> {
     if (reportDir != null) {
       createDirectories(reportDir);
     }
-    SchemaModel model = SchemaJsonLoader.load(schemaFile);
-    List<BenchQuestion> questions = BenchQuestion.load(questionsFile);
+    List<BenchQuestion> questions = new ArrayList<>();
+    for (Path questionsFile : questionsFiles) {
+      questions.addAll(BenchQuestion.load(questionsFile));
+    }
     if (limit != null) {
       questions = questions.subList(0, Math.min(limit, questions.size()));
-    }
-    Map<String, dev.schemarag.core.docs.TableDoc> docs = Map.of();
-    if (docsDir != null) {
-      MarkdownDocParser.Result parsed = MarkdownDocParser.parseFolder(docsDir);
-      parsed.problems().forEach(p -> System.err.println("warning: skipped " + p.file() + ": " + p.reason()));
-      docs = parsed.docs();
     }
     RetrievalSettings settings = RetrievalSettings.from(config);
     if (topK != null) {
       settings = settings.withTopK(topK);
     }
-    System.out.printf("schema %s: %d tables, %d foreign keys; %d questions%n", model.databaseId(), model.size(),
-        model.foreignKeys().size(), questions.size());
-
-    try (Databases db = Databases.resolve(config, "eval")) {
-      PgChunkStore store = new PgChunkStore(db.source());
-      Langchain4jEmbedder model0 = Langchain4jEmbedder.create(config.get(ConfigKeys.EMBEDDING_MODEL),
-          config.get(ConfigKeys.EMBEDDING_BASE_URL), config.get(ConfigKeys.EMBEDDING_API_KEY), config.getInt(ConfigKeys.EMBEDDING_BATCH));
-      store.ensureSchema(model0.dimension());
-      EmbeddingCache cache = noCache ? new InMemoryEmbeddingCache() : new PgEmbeddingCache(db.source());
-      CachingEmbedder embedder = new CachingEmbedder(model0, cache);
-
-      // Index from scratch every run, so the throughput figure is a real indexing run.
-      List<Chunk> chunks = Chunker.chunkAll(model, docs);
-      store.delete(store.stored(model.databaseId(), Optional.empty()).keySet(), Long.MAX_VALUE);
-      long t0 = System.nanoTime();
-      IndexSync.Result indexed;
-      try (ProgressBar pb = new ProgressBarBuilder().setTaskName("indexing").setInitialMax(chunks.size())
-          .setStyle(ProgressBarStyle.ASCII).setUnit(" chunks", 1).build()) {
-        indexed = new IndexSync(store, embedder, config.getInt(ConfigKeys.EMBEDDING_BATCH))
-            .sync(model.databaseId(), Optional.empty(), chunks, 1, pb::stepTo);
-      }
-      double indexSeconds = (System.nanoTime() - t0) / 1e9;
-      store.vacuum();
-      double chunksPerSecond = chunks.size() / indexSeconds;
-      System.out.printf(Locale.ROOT, "indexed %d chunks in %.1f s (%.1f chunks/s; %d embedded, %d from the cache)%n",
-          chunks.size(), indexSeconds, chunksPerSecond, indexed.embedded(), chunks.size() - indexed.embedded());
-
-      SchemaIndex index = new SchemaIndex(model, chunks, settings);
+    if (relevanceGate != null) {
+      settings = settings.withRelevanceGate(relevanceGate);
+    }
+    try (IndexedSchema indexed = sample ? IndexedSchema.liveSample(config, settings) : indexBenchSchema(config, settings)) {
+      SchemaIndex index = indexed.index();
+      SchemaModel model = index.model();
+      System.out.printf("schema %s: %d tables, %d foreign keys; %d questions; relevance gate %.2f%n", model.databaseId(), model.size(),
+          model.foreignKeys().size(), questions.size(), settings.relevanceGate());
+      double chunksPerSecond = indexed.chunksPerSecond();
       String dbId = model.databaseId();
-      try (PgDenseSearch dense = new PgDenseSearch(db.source(), dbId)) {
+      try (PgDenseSearch dense = new PgDenseSearch(indexed.db(), dbId)) {
         // Questions go to the model directly: a cache lookup would cost more than the ~4 ms embedding.
-        SchemaRetriever retriever = new SchemaRetriever(index, dense, model0, settings);
+        SchemaRetriever retriever = new SchemaRetriever(index, dense, indexed.model(), settings);
         for (int i = 0; i < Math.min(warmup, questions.size()); i++) {
           retriever.retrieve(questions.get(i).question());
         }
@@ -164,7 +157,8 @@ final class EvalCommand implements Callable<Integer> {
         Map<String, Object> figures = new LinkedHashMap<>(metrics.toJson(chunksPerSecond));
         figures.put("schema", model.databaseId());
         figures.put("tables", model.size());
-        figures.put("embedding_model", embedder.modelId());
+        figures.put("embedding_model", indexed.model().modelId());
+        figures.put("relevance_gate", settings.relevanceGate());
         if (jsonFile != null) {
           json.writeValue(jsonFile.toFile(), figures);
           System.out.println("wrote " + jsonFile);
@@ -187,6 +181,44 @@ final class EvalCommand implements Callable<Integer> {
       }
     }
     return 0;
+  }
+
+  /** The benchmark schema (and docs) chunked and indexed from scratch into pgvector, so the throughput figure is real. */
+  private IndexedSchema indexBenchSchema(SchemaragConfig config, RetrievalSettings settings) throws Exception {
+    SchemaModel model = SchemaJsonLoader.load(schemaFile);
+    Map<String, dev.schemarag.core.docs.TableDoc> docs = Map.of();
+    if (docsDir != null) {
+      MarkdownDocParser.Result parsed = MarkdownDocParser.parseFolder(docsDir);
+      parsed.problems().forEach(p -> System.err.println("warning: skipped " + p.file() + ": " + p.reason()));
+      docs = parsed.docs();
+    }
+    Databases db = Databases.resolve(config, "eval");
+    try {
+      PgChunkStore store = new PgChunkStore(db.source());
+      Langchain4jEmbedder model0 = Langchain4jEmbedder.create(config.get(ConfigKeys.EMBEDDING_MODEL),
+          config.get(ConfigKeys.EMBEDDING_BASE_URL), config.get(ConfigKeys.EMBEDDING_API_KEY), config.getInt(ConfigKeys.EMBEDDING_BATCH));
+      store.ensureSchema(model0.dimension());
+      EmbeddingCache cache = noCache ? new InMemoryEmbeddingCache() : new PgEmbeddingCache(db.source());
+      CachingEmbedder embedder = new CachingEmbedder(model0, cache);
+      List<Chunk> chunks = Chunker.chunkAll(model, docs);
+      store.delete(store.stored(model.databaseId(), Optional.empty()).keySet(), Long.MAX_VALUE);
+      long t0 = System.nanoTime();
+      IndexSync.Result indexed;
+      try (ProgressBar pb = new ProgressBarBuilder().setTaskName("indexing").setInitialMax(chunks.size())
+          .setStyle(ProgressBarStyle.ASCII).setUnit(" chunks", 1).build()) {
+        indexed = new IndexSync(store, embedder, config.getInt(ConfigKeys.EMBEDDING_BATCH))
+            .sync(model.databaseId(), Optional.empty(), chunks, 1, pb::stepTo);
+      }
+      double indexSeconds = (System.nanoTime() - t0) / 1e9;
+      store.vacuum();
+      double chunksPerSecond = chunks.size() / indexSeconds;
+      System.out.printf(Locale.ROOT, "indexed %d chunks in %.1f s (%.1f chunks/s; %d embedded, %d from the cache)%n",
+          chunks.size(), indexSeconds, chunksPerSecond, indexed.embedded(), chunks.size() - indexed.embedded());
+      return new IndexedSchema(new SchemaIndex(model, chunks, settings), db.source(), model0, chunksPerSecond, List.of(db));
+    } catch (Exception e) {
+      db.close();
+      throw e;
+    }
   }
 
   private static void createDirectories(Path dir) {
@@ -214,5 +246,11 @@ final class EvalCommand implements Callable<Integer> {
     System.out.printf(Locale.ROOT, "latency ms p50 / p95 / p99    %.1f / %.1f / %.1f%n", m.latencyPercentile(50), m.latencyPercentile(95), m.latencyPercentile(99));
     System.out.printf(Locale.ROOT, "mean ms per stage             %s%n", m.meanStageMs());
     System.out.printf(Locale.ROOT, "indexing                      %.1f chunks/s%n", chunksPerSecond);
+    System.out.printf(Locale.ROOT, "in-scope questions refused    %.3f%n", m.inScopeRefusedRate());
+    if (m.offTopicQuestions() > 0) {
+      System.out.printf(Locale.ROOT, "off-topic questions refused   %.3f (%d questions)%n", m.offTopicRefusedRate(), m.offTopicQuestions());
+    }
+    System.out.printf(Locale.ROOT, "multi-table packets joinable  %.3f (%d questions with 2+ gold tables)%n", m.multiTableConnectedRate(),
+        m.multiTableQuestions());
   }
 }

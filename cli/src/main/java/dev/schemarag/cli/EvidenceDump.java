@@ -19,6 +19,9 @@ final class EvidenceDump {
     row.put("id", q.id());
     row.put("gold", q.goldTables());
     row.put("packet", r.packet().tableNames());
+    row.put("sources", r.packet().tables().stream().map(t -> t.source()).toList());
+    row.put("question", q.question());
+    row.put("relevance", r.packet().metrics().getOrDefault("relevance_milli", 0L) / 1000.0);
     List<Map<String, Object>> cands = new ArrayList<>();
     for (TableEvidence e : r.evidence()) {
       Map<String, Object> c = new LinkedHashMap<>();

@@ -113,7 +113,7 @@ public final class Chunker {
    * The table's name as words without a leading module qualifier: {@code sales.orders} in module
    * {@code sales} reads "orders". A name that does not start with its module's words is kept whole.
    */
-  static String localWords(String table, Optional<String> module) {
+  public static String localWords(String table, Optional<String> module) {
     List<String> words = Identifiers.words(table);
     List<String> prefix = module.map(Identifiers::words).orElse(List.of());
     if (!prefix.isEmpty() && words.size() > prefix.size() && words.subList(0, prefix.size()).equals(prefix)) {

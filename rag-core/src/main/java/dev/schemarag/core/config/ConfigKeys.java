@@ -69,13 +69,17 @@ public final class ConfigKeys {
       "texts per embedding call");
 
   public static final ConfigKey RETRIEVAL_TOP_K = new ConfigKey("retrieval.top.k", "5",
-      "most tables a context packet holds from retrieval (before FK expansion)");
+      "most tables the leading module gives a context packet from retrieval (before named tables, FK expansion and bridges)");
   public static final ConfigKey RETRIEVAL_THRESHOLD = new ConfigKey("retrieval.threshold", "0.3",
-      "minimum fused relevance (0..1, relative to the best table) for a table to enter the packet");
+      "how far below the best (fused relevance, 0..1 relative to the best table) a table or module may be and still enter the packet");
+  public static final ConfigKey RETRIEVAL_RELEVANCE_GATE = new ConfigKey("retrieval.relevance.gate", "auto",
+      "absolute relevance (best cosine of any table or column chunk) a question needs, or it is refused as no_relevant_schema; auto = the embedding model's calibrated gate, 0 = never refuse");
+  public static final ConfigKey QUESTION_MAX_CHARS = new ConfigKey("question.max.chars", "4000",
+      "longest question accepted; a longer one is refused with a validation error");
   public static final ConfigKey RETRIEVAL_SMALL_SCHEMA = new ConfigKey("retrieval.small.schema.tables", "10",
       "below this many tables the whole schema is the packet");
   public static final ConfigKey RETRIEVAL_FK_CAP = new ConfigKey("retrieval.fk.expansion.cap", "4",
-      "most FK neighbours expansion may add (plus one bridge table linking two packet tables)");
+      "most FK neighbours expansion may add (bridge tables that make the packet joinable come on top)");
   public static final ConfigKey RETRIEVAL_HUB_DEGREE = new ConfigKey("retrieval.fk.hub.degree", "8",
       "a table with at least this many FK edges is a hub: only added by FK expansion with own evidence");
   public static final ConfigKey RETRIEVAL_JOIN_HINTS = new ConfigKey("retrieval.join.hints", "both",
@@ -128,7 +132,7 @@ public final class ConfigKeys {
       INGEST_SLOT, INGEST_PUBLICATION, DOCS_ROOT, DOCS_DEBOUNCE_MS, INDEXER_APP_ID, INDEXER_STATE_DIR,
       LOCAL_DIR, LOCAL_PG_NAME,
       EMBEDDING_MODEL, EMBEDDING_BASE_URL, EMBEDDING_API_KEY, EMBEDDING_BATCH,
-      RETRIEVAL_TOP_K, RETRIEVAL_THRESHOLD, RETRIEVAL_SMALL_SCHEMA, RETRIEVAL_FK_CAP, RETRIEVAL_HUB_DEGREE,
+      RETRIEVAL_TOP_K, RETRIEVAL_THRESHOLD, RETRIEVAL_RELEVANCE_GATE, QUESTION_MAX_CHARS, RETRIEVAL_SMALL_SCHEMA, RETRIEVAL_FK_CAP, RETRIEVAL_HUB_DEGREE,
       RETRIEVAL_JOIN_HINTS, BM25_K1, BM25_B,
       LLM_PROVIDER, LLM_BASE_URL, LLM_MODEL, LLM_API_KEY, LLM_TIMEOUT_MS,
       ANSWER_MAX_ATTEMPTS, ANSWER_MAX_ROWS, ANSWER_PREVIEW_ROWS, ANSWER_STATEMENT_TIMEOUT_MS, ANSWER_PATTERN_REUSE,

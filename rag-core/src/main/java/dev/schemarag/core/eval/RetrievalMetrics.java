@@ -10,7 +10,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-/** Accumulates retrieval quality over questions: recall@k, MRR, packet precision/recall/F1, latency. */
+/**
+ * Accumulates retrieval quality over questions: recall@k, MRR, packet precision/recall/F1, latency,
+ * FK-connected packets, and abstention. A question with no gold tables is off-topic: it should be
+ * refused (an empty packet), and counts only towards the abstention figures; the quality figures
+ * are over the in-scope questions.
+ */
 public final class RetrievalMetrics {
 
   public static final int[] KS = {1, 3, 5, 10, 15, 20};
@@ -26,13 +31,36 @@ public final class RetrievalMetrics {
   private long goldColumnsInPacket;
   private long packetTokens;
   private long schemaTokens;
+  private int offTopic;
+  private int offTopicRefused;
+  private int inScopeRefused;
+  private int multiTable;
+  private int multiTableConnected;
   private final List<Double> latenciesMs = new ArrayList<>();
   private final Map<String, Double> stageMs = new LinkedHashMap<>();
 
   /** Adds one question's outcome. */
   public void add(BenchQuestion q, SchemaContextPacket packet, double latencyMs) {
+    latenciesMs.add(latencyMs);
+    packet.timingsMs().forEach((stage, ms) -> stageMs.merge(stage, ms, Double::sum));
+    if (q.goldTables().isEmpty()) {
+      offTopic++;
+      if (packet.tables().isEmpty()) {
+        offTopicRefused++;
+      }
+      return;
+    }
     questions++;
+    if (packet.tables().isEmpty()) {
+      inScopeRefused++;
+    }
     Set<String> gold = new HashSet<>(q.goldTables());
+    if (gold.size() > 1) {
+      multiTable++;
+      if (packet.metrics().getOrDefault("fk_connected", 0L) == 1L) {
+        multiTableConnected++;
+      }
+    }
     List<String> ranking = packet.ranking().stream().map(RankedTable::name).toList();
     for (int i = 0; i < KS.length; i++) {
       int k = KS[i];
@@ -55,15 +83,39 @@ public final class RetrievalMetrics {
     }
     for (String c : q.goldColumns()) {
       goldColumns++;
-      String table = c.substring(0, c.indexOf('.'));
+      // table.column, where the table may itself be schema-qualified (sales.orders.order_id)
+      String table = c.substring(0, c.lastIndexOf('.'));
       if (inPacket.contains(table)) {
         goldColumnsInPacket++;
       }
     }
     packetTokens += packet.tokenEstimate();
     schemaTokens += packet.metrics().getOrDefault("schema_tokens", 0L);
-    latenciesMs.add(latencyMs);
-    packet.timingsMs().forEach((stage, ms) -> stageMs.merge(stage, ms, Double::sum));
+  }
+
+  /** Off-topic questions (no gold tables) seen. */
+  public int offTopicQuestions() {
+    return offTopic;
+  }
+
+  /** Share of off-topic questions refused with an empty packet. */
+  public double offTopicRefusedRate() {
+    return offTopic == 0 ? 0 : (double) offTopicRefused / offTopic;
+  }
+
+  /** Share of in-scope questions wrongly refused. */
+  public double inScopeRefusedRate() {
+    return questions == 0 ? 0 : (double) inScopeRefused / questions;
+  }
+
+  /** Questions with two or more gold tables. */
+  public int multiTableQuestions() {
+    return multiTable;
+  }
+
+  /** Share of questions with two or more gold tables whose packet is one FK-connected group. */
+  public double multiTableConnectedRate() {
+    return multiTable == 0 ? 0 : (double) multiTableConnected / multiTable;
   }
 
   /** Mean time per retrieval stage (embed, dense, lexical, fuse, size, expand, total). */
@@ -158,6 +210,11 @@ public final class RetrievalMetrics {
     m.put("packet_avg_tables", round(avgPacketTables()));
     m.put("column_recall_in_packet", round(columnRecallInPacket()));
     m.put("mrr", round(mrr()));
+    m.put("in_scope_refused_rate", round(inScopeRefusedRate()));
+    m.put("off_topic_questions", offTopic);
+    m.put("off_topic_refused_rate", round(offTopicRefusedRate()));
+    m.put("multi_table_questions", multiTable);
+    m.put("multi_table_fk_connected_rate", round(multiTableConnectedRate()));
     m.put("packet_avg_tokens", round(avgPacketTokens()));
     m.put("schema_tokens", round(avgSchemaTokens()));
     m.put("latency_ms", Map.of("p50", round(latencyPercentile(50)), "p95", round(latencyPercentile(95)), "p99", round(latencyPercentile(99))));

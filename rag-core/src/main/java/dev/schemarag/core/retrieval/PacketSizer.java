@@ -1,65 +1,60 @@
 package dev.schemarag.core.retrieval;
 
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 /**
- * Cuts the ranking into a packet sized by evidence, not by a fixed k. A module is plausible when
- * its best table is within {@code threshold} of the overall best (at most {@link #MAX_MODULES});
- * within a plausible module, tables within {@code threshold} of the module's best qualify (at most
- * {@link #PER_MODULE}). Qualified tables are taken round-robin across modules, best first, up to
- * {@code topK}, so an ambiguous question keeps the best tables of each candidate module. Slots
- * still free then go to the best table of each further module within {@code threshold +
- * }{@link #LEFTOVER_MARGIN} of the best: a confident module never loses a table to them, but a
- * question whose module was only nearly clear keeps the runner-up in view.
+ * Cuts the ranking into a packet sized by the evidence, not filled to a fixed k.
+ *
+ * <ul>
+ *   <li>The leading module (the best table's) gives its tables within {@code threshold} of its best,
+ *       at most {@code topK}: one clear table gives a packet of one, a flat ranking a wider one.
+ *   <li>Every further module whose best table is within {@code threshold} of the overall best (at
+ *       most {@link #MAX_MODULES} modules in all) gives its best table, so that a question whose
+ *       module is ambiguous keeps the runner-up in view.
+ *   <li>The ranking's first {@link #GLOBAL_PREFIX} tables are always in: the packet never holds
+ *       fewer of the ranker's best tables than its size allows.
+ * </ul>
  */
 final class PacketSizer {
   private PacketSizer() {}
 
   static final int MAX_MODULES = 5;
-  static final int PER_MODULE = 4;
-  /** How much further than the threshold a module may be to take a slot nobody else wanted. */
-  static final double LEFTOVER_MARGIN = 0.1;
+  /** The ranking's leading tables a packet always holds (when they pass the relevance gate). */
+  static final int GLOBAL_PREFIX = 2;
 
   static List<TableEvidence> choose(List<TableEvidence> ranked, RetrievalSettings s) {
+    if (ranked.isEmpty()) {
+      return List.of();
+    }
     double best = ranked.get(0).fused;
     Map<String, List<TableEvidence>> byModule = new LinkedHashMap<>();
-    Map<String, Double> moduleBest = new LinkedHashMap<>();
     for (TableEvidence e : ranked) {
-      moduleBest.putIfAbsent(e.module, e.fused);
-      boolean plausibleModule = moduleBest.get(e.module) >= best - s.threshold()
-          && (byModule.containsKey(e.module) || byModule.size() < MAX_MODULES);
-      if (plausibleModule && e.fused >= moduleBest.get(e.module) - s.threshold()) {
-        List<TableEvidence> l = byModule.computeIfAbsent(e.module, k -> new ArrayList<>());
-        if (l.size() < PER_MODULE) {
-          l.add(e);
-        }
-      }
+      byModule.computeIfAbsent(e.module, k -> new ArrayList<>()).add(e);
     }
-    List<TableEvidence> out = new ArrayList<>();
-    for (int i = 0; i < PER_MODULE && out.size() < s.topK(); i++) {
-      for (List<TableEvidence> l : byModule.values()) {
-        if (i < l.size() && out.size() < s.topK()) {
-          out.add(l.get(i));
-        }
-      }
+    Set<TableEvidence> out = new LinkedHashSet<>();
+    for (int i = 0; i < Math.min(GLOBAL_PREFIX, ranked.size()); i++) {
+      out.add(ranked.get(i));
     }
-    if (out.size() < s.topK()) {
-      Set<String> present = new HashSet<>();
-      out.forEach(e -> present.add(e.module));
-      for (TableEvidence e : ranked) {
-        if (out.size() >= s.topK() || e.fused < best - s.threshold() - LEFTOVER_MARGIN) {
-          break;
-        }
-        if (present.add(e.module)) {
-          out.add(e);
-        }
+    int module = 0;
+    for (List<TableEvidence> tables : byModule.values()) {
+      double moduleBest = tables.get(0).fused;
+      if (module >= MAX_MODULES || moduleBest < best - s.threshold()) {
+        break;
       }
+      if (module == 0) {
+        for (int i = 0; i < tables.size() && i < s.topK() && tables.get(i).fused >= moduleBest - s.threshold(); i++) {
+          out.add(tables.get(i));
+        }
+      } else {
+        out.add(tables.get(0));
+      }
+      module++;
     }
-    return out;
+    return new ArrayList<>(out);
   }
 }

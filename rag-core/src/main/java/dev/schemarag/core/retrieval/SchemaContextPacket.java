@@ -4,6 +4,7 @@ import dev.schemarag.core.schema.ForeignKey;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * What retrieval hands to generation: the tables (compact DDL, relevance, why they are here), the
@@ -19,10 +20,37 @@ import java.util.Map;
 public record SchemaContextPacket(String databaseId, String question, List<PacketTable> tables, List<ForeignKey> fkEdges,
                                   List<String> joinPaths, List<String> modules, boolean fullSchema,
                                   List<RankedTable> ranking, Map<String, Long> metrics, Map<String, Double> timingsMs,
-                                  List<PatternMatch> patterns) {
+                                  List<PatternMatch> patterns, Optional<Refusal> refusal) {
 
   public SchemaContextPacket {
     patterns = List.copyOf(patterns);
+  }
+
+  /** A packet retrieval did not refuse. */
+  public SchemaContextPacket(String databaseId, String question, List<PacketTable> tables, List<ForeignKey> fkEdges,
+                             List<String> joinPaths, List<String> modules, boolean fullSchema, List<RankedTable> ranking,
+                             Map<String, Long> metrics, Map<String, Double> timingsMs, List<PatternMatch> patterns) {
+    this(databaseId, question, tables, fkEdges, joinPaths, modules, fullSchema, ranking, metrics, timingsMs, patterns, Optional.empty());
+  }
+
+  /**
+   * Why the packet is empty: no table's evidence reached the relevance gate.
+   *
+   * @param closestTable the table nearest the question, if any had evidence
+   * @param score its relevance (best cosine of its chunks)
+   * @param gate the gate it missed
+   */
+  public record Refusal(Optional<String> closestTable, double score, double gate) {
+
+    /** Names the closest table and its score, and nothing else of the schema. */
+    public String message() {
+      return String.format(java.util.Locale.ROOT, "no table of this database fits the question: the closest, %s, scores %.2f, below the relevance gate %.2f",
+          closestTable.orElse("(none)"), score, gate);
+    }
+  }
+
+  public boolean refused() {
+    return refusal.isPresent();
   }
 
   public List<String> tableNames() {

@@ -32,6 +32,8 @@ public final class SchemaIndex {
   final java.util.Optional<LexicalIndex> modules;
   final Map<String, String> moduleOf = new HashMap<>();
   final int schemaTokens;
+  /** Which tables a question names. */
+  final NamedTables named;
   /** Query-pattern chunks by table and pattern name: dense hits name them, the packet carries their SQL. */
   private final Map<String, Chunk> patterns = new HashMap<>();
 
@@ -61,6 +63,13 @@ public final class SchemaIndex {
         }
       });
     }
+    Map<String, String> glossText = new HashMap<>();
+    for (Chunk c : chunks) {
+      if (c.kind() == ChunkKind.OVERVIEW) {
+        glossText.put(c.table(), c.embedText());
+      }
+    }
+    this.named = new NamedTables(model, glossText, columnDf);
     this.modules = moduleText.size() < 2 ? java.util.Optional.empty() : java.util.Optional.of(LexicalIndex.of(
         moduleText.entrySet().stream().map(e -> new LexicalIndex.Doc(e.getKey(), e.getKey(), LexicalIndex.MODULE,
             java.util.Optional.empty(), e.getValue().toString())).toList(), settings.bm25K1(), settings.bm25B()));

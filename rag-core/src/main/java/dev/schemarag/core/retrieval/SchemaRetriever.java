@@ -31,6 +31,14 @@ public final class SchemaRetriever {
   static final int QUERY_PATTERNS = 20;
   /** Worked examples a packet carries at most. */
   static final int PACKET_PATTERNS = 3;
+  /** Named tables a packet takes at most. */
+  static final int MAX_NAMED = 6;
+  /** How far (FK hops) a named table of another module may be from the packet and still join it. */
+  static final int NAMED_HOPS = 2;
+  /** Leading packet tables whose rows a "who" question needs named. */
+  static final int LEADING = 3;
+  /** Bridge tables added at most to make a packet joinable. */
+  static final int MAX_BRIDGES = 4;
 
   private final SchemaIndex index;
   private final DenseSearch dense;
@@ -117,7 +125,18 @@ public final class SchemaRetriever {
     boolean full = false;
     int fkAdded = 0;
     int fkBlocked = 0;
-    if (model.size() < s.smallSchemaTables() || ranked.isEmpty()) {
+    int namedAdded = 0;
+    int bridgesAdded = 0;
+    Optional<TableEvidence> closest = RelevanceGate.closest(ranked);
+    double[] relevanceOfQuestion = {closest.map(RelevanceGate::relevance).orElse(0.0)};
+    Optional<SchemaContextPacket.Refusal> refusal = RelevanceGate.check(closest, s.relevanceGate(), () -> {
+      relevanceOfQuestion[0] = Math.max(relevanceOfQuestion[0], relevanceWithoutValues(question));
+      return relevanceOfQuestion[0];
+    });
+    metrics.put("relevance_milli", Math.round(relevanceOfQuestion[0] * 1000));
+    if (refusal.isPresent()) {
+      time.lap("size");
+    } else if (model.size() < s.smallSchemaTables() || ranked.isEmpty()) {
       full = true;
       Map<String, TableEvidence> byName = new HashMap<>();
       ranked.forEach(e -> byName.put(e.table, e));
@@ -129,6 +148,8 @@ public final class SchemaRetriever {
         tables.add(packetTable(t.name(), e == null ? 0 : e.fused / best, "full_schema", e));
       }
     } else {
+      Map<String, TableEvidence> byName = new HashMap<>();
+      ranked.forEach(e -> byName.put(e.table, e));
       List<TableEvidence> chosen = PacketSizer.choose(ranked, s);
       Set<String> inPacket = new LinkedHashSet<>();
       double best = ranked.get(0).fused;
@@ -137,14 +158,56 @@ public final class SchemaRetriever {
         inPacket.add(e.table);
       }
       time.lap("size");
-      FkExpansion.Outcome fk = FkExpansion.expand(model, chosen, ranked, s);
+      // What the question names is kept, hub or not, when it belongs with the packet: same module, or a few FK hops away.
+      Set<String> chosenModules = new LinkedHashSet<>();
+      chosen.forEach(e -> chosenModules.add(e.module));
+      List<String> stems = dev.schemarag.core.search.SchemaAnalyzer.stems(question);
+      List<TableEvidence> named = new ArrayList<>();
+      for (String t : index.named.named(stems, byName.keySet())) {
+        TableEvidence e = byName.get(t);
+        if (!inPacket.contains(t) && (chosenModules.contains(e.module) || JoinConnector.withinHops(model, t, inPacket, NAMED_HOPS))) {
+          named.add(e);
+        }
+      }
+      named.sort(Comparator.comparingDouble(TableEvidence::fused).reversed());
+      for (TableEvidence e : named.subList(0, Math.min(named.size(), MAX_NAMED))) {
+        inPacket.add(e.table);
+        tables.add(packetTable(e.table, e.fused / best, "named", e));
+        namedAdded++;
+      }
+      List<TableEvidence> members = new ArrayList<>(chosen);
+      members.addAll(named.subList(0, Math.min(named.size(), MAX_NAMED)));
+      Map<String, Double> relevance = new HashMap<>();
+      ranked.forEach(e -> relevance.put(e.table, e.fused / best));
+      // A role the question names ("sales rep") brings the table the role points at; a question that
+      // asks who, or for a name, brings the lookup that names the leading tables' rows.
+      Set<String> lookups = new LinkedHashSet<>(index.named.referencedByRole(stems, new ArrayList<>(inPacket)));
+      Set<String> subjects = new LinkedHashSet<>();
+      chosen.stream().limit(LEADING).forEach(e -> subjects.add(e.table));
+      named.forEach(e -> subjects.add(e.table));
+      lookups.addAll(index.named.nameLookups(question, subjects, inPacket, relevance));
+      for (String t : lookups) {
+        if (inPacket.add(t)) {
+          TableEvidence e = byName.getOrDefault(t, new TableEvidence(t));
+          tables.add(packetTable(t, relevance.getOrDefault(t, 0.0), "named", byName.get(t)));
+          members.add(e);
+          namedAdded++;
+        }
+      }
+      FkExpansion.Outcome fk = FkExpansion.expand(model, members, ranked, s);
       for (TableEvidence e : fk.added()) {
         if (inPacket.add(e.table)) {
           tables.add(packetTable(e.table, e.fused / best, "fk_expansion", e));
+          fkAdded++;
         }
       }
-      fkAdded = fk.added().size();
       fkBlocked = fk.blocked();
+      for (String b : JoinConnector.bridges(model, new ArrayList<>(inPacket), relevance, MAX_BRIDGES)) {
+        if (inPacket.add(b)) {
+          tables.add(packetTable(b, relevance.getOrDefault(b, 0.0), "join_bridge", byName.get(b)));
+          bridgesAdded++;
+        }
+      }
     }
     time.lap("expand");
 
@@ -156,11 +219,14 @@ public final class SchemaRetriever {
         ? edges : List.of();
     List<String> modules = tables.stream().map(PacketTable::module).flatMap(Optional::stream).distinct().toList();
 
-    long fromTable = tables.stream().filter(t -> !t.source().equals("fk_expansion")).map(t -> ev.get(t.name()))
+    long fromTable = tables.stream().filter(t -> t.source().equals("retrieval") || t.source().equals("full_schema")).map(t -> ev.get(t.name()))
         .filter(e -> e != null && (!Double.isNaN(e.denseTable) || e.lexicalTable > 0)).count();
     metrics.put("from_table_evidence", fromTable);
-    metrics.put("from_column_evidence", tables.stream().filter(t -> !t.source().equals("fk_expansion")).count() - fromTable);
+    metrics.put("from_column_evidence", tables.stream().filter(t -> t.source().equals("retrieval") || t.source().equals("full_schema")).count() - fromTable);
     metrics.put("fk_added", (long) fkAdded);
+    metrics.put("named_added", (long) namedAdded);
+    metrics.put("bridges_added", (long) bridgesAdded);
+    metrics.put("fk_connected", JoinConnector.connected(model, names) ? 1L : 0L);
     metrics.put("fk_blocked", (long) fkBlocked);
     metrics.put("packet_tables", (long) tables.size());
     metrics.put("packet_tokens", (long) tables.stream().mapToInt(PacketTable::tokenEstimate).sum());
@@ -175,8 +241,25 @@ public final class SchemaRetriever {
     }
     metrics.put("patterns", (long) patterns.size());
     SchemaContextPacket packet = new SchemaContextPacket(model.databaseId(), question, tables, shownEdges, paths, modules, full,
-        ranking, metrics, time.asMap(), patterns);
+        ranking, metrics, time.asMap(), patterns, refusal);
     return new Result(packet, ranked, moduleScores);
+  }
+
+  /** The best table or column cosine of the question with its values taken out; 0 when nothing is left or nothing changed. */
+  private double relevanceWithoutValues(String question) {
+    String plain = QuestionValues.withoutValues(question);
+    if (plain.isBlank() || plain.equals(question.trim())) {
+      return 0;
+    }
+    float[] q = embedder.embed(plain);
+    double best = 0;
+    for (DenseSearch.Hit h : dense.nearest(ChunkKind.OVERVIEW, q, 5)) {
+      best = Math.max(best, h.similarity());
+    }
+    for (DenseSearch.Hit h : dense.nearest(ChunkKind.COLUMN, q, 5)) {
+      best = Math.max(best, h.similarity());
+    }
+    return best;
   }
 
   private record LexicalResult(List<LexicalIndex.Hit> tables, List<LexicalIndex.Hit> columns, Map<String, Double> modules) {}

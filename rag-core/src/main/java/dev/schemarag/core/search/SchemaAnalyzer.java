@@ -18,6 +18,25 @@ import org.apache.lucene.analysis.standard.StandardTokenizer;
  */
 public final class SchemaAnalyzer extends Analyzer {
 
+  private static final SchemaAnalyzer SHARED = new SchemaAnalyzer();
+
+  /** The stems of a text in order, repeats kept: the phrase form that name matching compares. */
+  public static java.util.List<String> stems(String text) {
+    java.util.List<String> out = new java.util.ArrayList<>();
+    try (TokenStream ts = SHARED.tokenStream("text", text)) {
+      org.apache.lucene.analysis.tokenattributes.CharTermAttribute term =
+          ts.addAttribute(org.apache.lucene.analysis.tokenattributes.CharTermAttribute.class);
+      ts.reset();
+      while (ts.incrementToken()) {
+        out.add(term.toString());
+      }
+      ts.end();
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    return out;
+  }
+
   @Override
   protected TokenStreamComponents createComponents(String fieldName) {
     Tokenizer source = new StandardTokenizer();

@@ -44,6 +44,23 @@ class RetrievalMetricsTest {
   }
 
   @Test
+  void offTopicQuestionsCountOnlyTowardsAbstention() {
+    RetrievalMetrics m = new RetrievalMetrics();
+    m.add(new BenchQuestion("1", "weather in Paris", List.of(), List.of()), packet(List.of("a"), List.of()), 1);
+    m.add(new BenchQuestion("2", "a poem", List.of(), List.of()), packet(List.of("a"), List.of("a")), 1);
+    m.add(new BenchQuestion("3", "orders", List.of("sales.orders"), List.of("sales.orders.order_id")), packet(List.of(), List.of()), 1);
+    m.add(new BenchQuestion("4", "lines", List.of("sales.orders"), List.of("sales.orders.total")),
+        packet(List.of("sales.orders"), List.of("sales.orders")), 1);
+    assertThat(m.offTopicQuestions()).isEqualTo(2);
+    assertThat(m.offTopicRefusedRate()).isCloseTo(0.5, within(1e-9));
+    assertThat(m.questions()).isEqualTo(2);
+    assertThat(m.inScopeRefusedRate()).isCloseTo(0.5, within(1e-9));
+    assertThat(m.packetRecall()).isCloseTo(0.5, within(1e-9));
+    // schema-qualified gold columns: the table is everything before the last dot
+    assertThat(m.columnRecallInPacket()).isCloseTo(0.5, within(1e-9));
+  }
+
+  @Test
   void theReportHoldsTheCurveAndTheHistogram() {
     RetrievalMetrics m = new RetrievalMetrics();
     m.add(new BenchQuestion("1", "q", List.of("a"), List.of()), packet(List.of("a"), List.of("a")), 3);

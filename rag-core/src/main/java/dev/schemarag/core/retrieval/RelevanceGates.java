@@ -1,0 +1,35 @@
+package dev.schemarag.core.retrieval;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.Properties;
+
+/**
+ * The calibrated relevance gate of each embedding model, from {@code relevance-gates.properties}
+ * (written from the figures of {@code ./schemarag calibrate}). A model with no calibration gets no
+ * gate: it never refuses, rather than refusing by a number measured on another model.
+ */
+public final class RelevanceGates {
+  private RelevanceGates() {}
+
+  private static final Properties GATES = load();
+
+  private static Properties load() {
+    Properties p = new Properties();
+    try (InputStream in = RelevanceGates.class.getResourceAsStream("relevance-gates.properties")) {
+      if (in != null) {
+        p.load(in);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return p;
+  }
+
+  /** The model's calibrated gate, or 0 (no gate) when it has none. */
+  public static double forModel(String embeddingModel) {
+    String v = GATES.getProperty(embeddingModel.trim());
+    return v == null ? 0 : Double.parseDouble(v.trim());
+  }
+}

@@ -1,0 +1,172 @@
+package dev.schemarag.core.retrieval;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.schemarag.core.schema.Column;
+import dev.schemarag.core.schema.ForeignKey;
+import dev.schemarag.core.schema.SchemaModel;
+import dev.schemarag.core.schema.Table;
+import dev.schemarag.core.search.SchemaAnalyzer;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** What completes a packet beyond the ranking: named tables, roles, name lookups, join bridges. */
+class PacketCompletionTest {
+
+  private static Table table(String name, String module, String comment, String... columns) {
+    return new Table(name, Optional.ofNullable(comment), java.util.Arrays.stream(columns).map(c -> Column.of(c, "int")).toList(),
+        Optional.of(module));
+  }
+
+  private static ForeignKey fk(String from, String column, String to, String toColumn) {
+    return new ForeignKey(from + "_" + column, from, List.of(column), to, List.of(toColumn));
+  }
+
+  /** A small ERP: hr.employees is the hub; leave requests point at employees twice (the requester and the approver). */
+  private static SchemaModel erp() {
+    return new SchemaModel("erp", List.of(
+        table("hr.employees", "hr", "Everyone employed by the company", "employee_id", "first_name", "last_name", "department_id", "hire_date"),
+        table("hr.departments", "hr", "Organisational units", "department_id", "name"),
+        table("hr.leave_requests", "hr", "Time-off requests (vacation, sick days)", "leave_request_id", "employee_id", "approved_by", "status"),
+        table("hr.job_openings", "hr", "Open positions (vacancies) being recruited for", "opening_id", "title"),
+        table("sales.orders", "sales", "Customer orders", "order_id", "sales_rep_id", "total"),
+        table("support.agents", "support", "Employees who answer support tickets", "agent_id", "employee_id", "max_open_tickets"),
+        table("sales.order_lines", "sales", null, "order_id", "product_id"),
+        table("inventory.products", "inventory", null, "product_id", "name")),
+        List.of(fk("hr.employees", "department_id", "hr.departments", "department_id"),
+            fk("hr.leave_requests", "employee_id", "hr.employees", "employee_id"),
+            fk("hr.leave_requests", "approved_by", "hr.employees", "employee_id"),
+            fk("sales.orders", "sales_rep_id", "hr.employees", "employee_id"),
+            fk("support.agents", "employee_id", "hr.employees", "employee_id"),
+            fk("sales.order_lines", "order_id", "sales.orders", "order_id"),
+            fk("sales.order_lines", "product_id", "inventory.products", "product_id")));
+  }
+
+  private static NamedTables named(SchemaModel model) {
+    Map<String, Integer> df = new java.util.HashMap<>();
+    model.tables().forEach(t -> t.columns().forEach(c -> df.merge(SchemaIndex.normalizedColumn(c.name()), 1, Integer::sum)));
+    return new NamedTables(model, Map.of(), df);
+  }
+
+  private static List<String> stems(String q) {
+    return SchemaAnalyzer.stems(q);
+  }
+
+  @Test
+  void aTableTheQuestionNamesIsFoundInSingularAndPlural() {
+    SchemaModel model = erp();
+    NamedTables n = named(model);
+    List<String> all = model.tables().stream().map(Table::name).toList();
+    assertThat(n.named(stems("Show employees who have pending leave requests"), all))
+        .containsExactlyInAnyOrder("hr.employees", "hr.leave_requests");
+    assertThat(n.named(stems("How long has this employee been here?"), all)).containsExactly("hr.employees");
+    // "leave" alone is not the phrase "leave requests".
+    assertThat(n.named(stems("Can I leave early?"), all)).isEmpty();
+  }
+
+  @Test
+  void aGlossInTheCommentNamesItsTable() {
+    SchemaModel model = erp();
+    assertThat(named(model).named(stems("How many vacancies are open?"), model.tables().stream().map(Table::name).toList()))
+        .containsExactly("hr.job_openings");
+  }
+
+  @Test
+  void aColumnOnlyOneTableHasNamesThatTable() {
+    SchemaModel model = erp();
+    assertThat(named(model).named(stems("average hire date per year"), model.tables().stream().map(Table::name).toList()))
+        .containsExactly("hr.employees");
+  }
+
+  @Test
+  void aRoleTheQuestionNamesBringsTheTableItPointsAt() {
+    NamedTables n = named(erp());
+    assertThat(n.referencedByRole(stems("revenue per sales rep"), List.of("sales.orders"))).containsExactly("hr.employees");
+    assertThat(n.referencedByRole(stems("revenue per month"), List.of("sales.orders"))).isEmpty();
+  }
+
+  @Test
+  void aWhoQuestionBringsTheLookupThatNamesTheRows() {
+    NamedTables n = named(erp());
+    Map<String, Double> relevance = Map.of("hr.employees", 0.5);
+    assertThat(n.nameLookups("Which agent has the most open tickets? Give the agent's name", List.of("support.agents"),
+        Set.of("support.agents"), relevance)).containsExactly("hr.employees");
+    // A table with names of its own needs no lookup, and a question that asks for no name gets none.
+    assertThat(n.nameLookups("who is in which department", List.of("hr.departments"), Set.of("hr.departments"), relevance)).isEmpty();
+    assertThat(n.nameLookups("how many agents are there", List.of("support.agents"), Set.of("support.agents"), relevance)).isEmpty();
+  }
+
+  @Test
+  void aBridgeJoinsTwoTablesWithNoForeignKeyBetweenThem() {
+    SchemaModel model = erp();
+    List<String> bridges = JoinConnector.bridges(model, List.of("sales.orders", "inventory.products"), Map.of(), 4);
+    assertThat(bridges).containsExactly("sales.order_lines");
+    assertThat(JoinConnector.connected(model, List.of("sales.orders", "inventory.products", "sales.order_lines"))).isTrue();
+  }
+
+  @Test
+  void amongEquallyShortPathsTheMoreRelevantBridgeWins() {
+    // a - x - b and a - y - b: y is more relevant.
+    SchemaModel model = new SchemaModel("db", List.of(table("a", "m", null, "id"), table("b", "m", null, "id"),
+        table("x", "m", null, "a_id", "b_id"), table("y", "m", null, "a_id", "b_id")),
+        List.of(fk("x", "a_id", "a", "id"), fk("x", "b_id", "b", "id"), fk("y", "a_id", "a", "id"), fk("y", "b_id", "b", "id")));
+    assertThat(JoinConnector.bridges(model, List.of("a", "b"), Map.of("x", 0.1, "y", 0.6), 4)).containsExactly("y");
+  }
+
+  @Test
+  void tablesNoPathWithinThreeHopsReachesStayApart() {
+    // a - p1 - p2 - p3 - b: four hops.
+    SchemaModel model = new SchemaModel("db", List.of(table("a", "m", null, "id"), table("b", "m", null, "id"),
+        table("p1", "m", null, "a_id"), table("p2", "m", null, "p1_id"), table("p3", "m", null, "p2_id", "b_id")),
+        List.of(fk("p1", "a_id", "a", "id"), fk("p2", "p1_id", "p1", "a_id"), fk("p3", "p2_id", "p2", "p1_id"), fk("p3", "b_id", "b", "id")));
+    assertThat(JoinConnector.bridges(model, List.of("a", "b"), Map.of(), 4)).isEmpty();
+    assertThat(JoinConnector.connected(model, List.of("a", "b"))).isFalse();
+    assertThat(JoinConnector.bridges(model, List.of("a", "p3"), Map.of(), 4)).containsExactly("p1", "p2");
+  }
+
+  @Test
+  void aQuestionBelowTheGateIsRefusedNamingTheClosestTable() {
+    TableEvidence weather = new TableEvidence("bike.weather");
+    weather.denseTable = 0.28;
+    TableEvidence trips = new TableEvidence("bike.trips");
+    trips.denseColumns.add(new TableEvidence.ColumnHit("duration", 0.22, 1));
+    Optional<SchemaContextPacket.Refusal> r = RelevanceGate.check(RelevanceGate.closest(List.of(trips, weather)), 0.35, () -> 0.0);
+    assertThat(r).isPresent();
+    assertThat(r.get().message()).contains("bike.weather").contains("0.28").contains("0.35");
+    // A column's evidence counts as much as the table's own.
+    trips.denseColumns.add(new TableEvidence.ColumnHit("start_station", 0.4, 1));
+    assertThat(RelevanceGate.check(RelevanceGate.closest(List.of(trips, weather)), 0.35, () -> 0.0)).isEmpty();
+    // No gate, no refusal.
+    assertThat(RelevanceGate.check(Optional.empty(), 0, () -> 0.0)).isEmpty();
+  }
+
+  @Test
+  void theQuestionWithoutItsValuesIsAskedOnlyBelowTheGateAndPaysAPenalty() {
+    TableEvidence people = new TableEvidence("people");
+    people.denseTable = 0.30;
+    int[] asked = {0};
+    Optional<SchemaContextPacket.Refusal> r = RelevanceGate.check(Optional.of(people), 0.35, () -> {
+      asked[0]++;
+      return 0.45;
+    });
+    assertThat(r).isEmpty();
+    assertThat(asked[0]).isEqualTo(1);
+    assertThat(RelevanceGate.check(Optional.of(people), 0.35, () -> 0.40)).isPresent();
+    people.denseTable = 0.5;
+    RelevanceGate.check(Optional.of(people), 0.35, () -> {
+      asked[0]++;
+      return 0;
+    });
+    assertThat(asked[0]).isEqualTo(1);
+  }
+
+  @Test
+  void valuesAreTakenOutOfTheQuestion() {
+    assertThat(QuestionValues.withoutValues("Where is Amy Firth's hometown?")).isEqualTo("Where is hometown?");
+    assertThat(QuestionValues.withoutValues("What was the cost for the \"Posters\" on 2019/9/4?")).isEqualTo("What was the cost for the on");
+    assertThat(QuestionValues.withoutValues("How many orders did I place?")).isEqualTo("How many orders did I place?");
+  }
+}
