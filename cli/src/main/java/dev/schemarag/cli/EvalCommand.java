@@ -124,7 +124,7 @@ final class EvalCommand implements Callable<Integer> {
     if (relevanceGate != null) {
       settings = settings.withRelevanceGate(relevanceGate);
     }
-    try (IndexedSchema indexed = sample ? IndexedSchema.liveSample(config, settings) : indexBenchSchema(config, settings)) {
+    try (IndexedSchema indexed = sample ? IndexedSchema.liveSample(config, settings) : IndexedSchema.bench(config, settings, schemaFile, docsDir, noCache)) {
       SchemaIndex index = indexed.index();
       SchemaModel model = index.model();
       System.out.printf("schema %s: %d tables, %d foreign keys; %d questions; relevance gate %.2f%n", model.databaseId(), model.size(),
@@ -181,44 +181,6 @@ final class EvalCommand implements Callable<Integer> {
       }
     }
     return 0;
-  }
-
-  /** The benchmark schema (and docs) chunked and indexed from scratch into pgvector, so the throughput figure is real. */
-  private IndexedSchema indexBenchSchema(SchemaragConfig config, RetrievalSettings settings) throws Exception {
-    SchemaModel model = SchemaJsonLoader.load(schemaFile);
-    Map<String, dev.schemarag.core.docs.TableDoc> docs = Map.of();
-    if (docsDir != null) {
-      MarkdownDocParser.Result parsed = MarkdownDocParser.parseFolder(docsDir);
-      parsed.problems().forEach(p -> System.err.println("warning: skipped " + p.file() + ": " + p.reason()));
-      docs = parsed.docs();
-    }
-    Databases db = Databases.resolve(config, "eval");
-    try {
-      PgChunkStore store = new PgChunkStore(db.source());
-      Langchain4jEmbedder model0 = Langchain4jEmbedder.create(config.get(ConfigKeys.EMBEDDING_MODEL),
-          config.get(ConfigKeys.EMBEDDING_BASE_URL), config.get(ConfigKeys.EMBEDDING_API_KEY), config.getInt(ConfigKeys.EMBEDDING_BATCH));
-      store.ensureSchema(model0.dimension());
-      EmbeddingCache cache = noCache ? new InMemoryEmbeddingCache() : new PgEmbeddingCache(db.source());
-      CachingEmbedder embedder = new CachingEmbedder(model0, cache);
-      List<Chunk> chunks = Chunker.chunkAll(model, docs);
-      store.delete(store.stored(model.databaseId(), Optional.empty()).keySet(), Long.MAX_VALUE);
-      long t0 = System.nanoTime();
-      IndexSync.Result indexed;
-      try (ProgressBar pb = new ProgressBarBuilder().setTaskName("indexing").setInitialMax(chunks.size())
-          .setStyle(ProgressBarStyle.ASCII).setUnit(" chunks", 1).build()) {
-        indexed = new IndexSync(store, embedder, config.getInt(ConfigKeys.EMBEDDING_BATCH))
-            .sync(model.databaseId(), Optional.empty(), chunks, 1, pb::stepTo);
-      }
-      double indexSeconds = (System.nanoTime() - t0) / 1e9;
-      store.vacuum();
-      double chunksPerSecond = chunks.size() / indexSeconds;
-      System.out.printf(Locale.ROOT, "indexed %d chunks in %.1f s (%.1f chunks/s; %d embedded, %d from the cache)%n",
-          chunks.size(), indexSeconds, chunksPerSecond, indexed.embedded(), chunks.size() - indexed.embedded());
-      return new IndexedSchema(new SchemaIndex(model, chunks, settings), db.source(), model0, chunksPerSecond, List.of(db));
-    } catch (Exception e) {
-      db.close();
-      throw e;
-    }
   }
 
   private static void createDirectories(Path dir) {

@@ -1,0 +1,140 @@
+package dev.schemarag.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.schemarag.core.config.ConfigKeys;
+import dev.schemarag.core.config.SchemaragConfig;
+import dev.schemarag.core.eval.BenchQuestion;
+import dev.schemarag.core.retrieval.RetrievalSettings;
+import dev.schemarag.core.retrieval.SchemaRetriever;
+import dev.schemarag.core.store.PgDenseSearch;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+
+/**
+ * {@code ./schemarag calibrate}: where the relevance gate of the configured embedding model belongs.
+ * Every question of the calibration sets (spider-union and bird-union dev, the sample ERP database's
+ * in-scope and off-topic sets) is retrieved with the gate forced shut, so that each one's full
+ * relevance is measured; then every gate from 0.20 to 0.50 is scored by the share of in-scope
+ * questions of each set it would refuse and the share of off-topic questions it would refuse. The
+ * chosen gate is the highest that refuses at most {@code --max-in-scope-refused} of every in-scope set.
+ */
+@Command(name = "calibrate", description = "Calibrate the relevance gate of the configured embedding model on the benchmark and ERP question sets.")
+final class CalibrateCommand implements Callable<Integer> {
+
+  @ParentCommand Main main;
+
+  @Option(names = "--bench", defaultValue = "../shared/bench", description = "folder of spider-union/ and bird-union/ (default ${DEFAULT-VALUE}; skipped when missing)")
+  Path bench;
+
+  @Option(names = "--erp", defaultValue = "data/bench/erp", description = "folder of the ERP question sets questions.jsonl and offtopic.jsonl (default ${DEFAULT-VALUE})")
+  Path erp;
+
+  @Option(names = "--max-in-scope-refused", defaultValue = "0.01", description = "share of any in-scope set the gate may refuse (default ${DEFAULT-VALUE})")
+  double maxInScopeRefused;
+
+  @Option(names = "--json", description = "write the sweep and the chosen gate here")
+  Path jsonFile;
+
+  /** One question's measured relevance. */
+  record Measured(String set, boolean inScope, double relevance) {}
+
+  @Override
+  public Integer call() throws Exception {
+    SchemaragConfig config = main.config();
+    String modelName = config.get(ConfigKeys.EMBEDDING_MODEL);
+    // Forced shut: every question is refused, so the relevance of the question without its values is measured too.
+    RetrievalSettings settings = RetrievalSettings.from(config).withRelevanceGate(0.999);
+    List<Measured> measured = new ArrayList<>();
+    for (String name : List.of("spider-union", "bird-union")) {
+      Path dir = bench.resolve(name);
+      if (!Files.isDirectory(dir)) {
+        System.out.println("skipped " + name + ": " + dir + " is missing");
+        continue;
+      }
+      try (IndexedSchema s = IndexedSchema.bench(config, settings, dir.resolve("schema.json"), null, false)) {
+        measure(s, name, BenchQuestion.load(dir.resolve("dev-questions.jsonl")), settings, measured);
+      }
+    }
+    List<BenchQuestion> erpQuestions = new ArrayList<>(BenchQuestion.load(erp.resolve("questions.jsonl")));
+    erpQuestions.addAll(BenchQuestion.load(erp.resolve("offtopic.jsonl")));
+    try (IndexedSchema s = IndexedSchema.liveSample(config, settings)) {
+      measure(s, "erp", erpQuestions, settings, measured);
+    }
+
+    List<String> sets = measured.stream().filter(Measured::inScope).map(Measured::set).distinct().toList();
+    List<Map<String, Object>> sweep = new ArrayList<>();
+    double chosen = 0;
+    System.out.printf(Locale.ROOT, "%n%s: in-scope refused per set, off-topic refused%n%-6s", modelName, "gate");
+    sets.forEach(n -> System.out.printf(Locale.ROOT, " %13s", n));
+    System.out.printf(Locale.ROOT, " %13s%n", "off-topic");
+    for (int g = 20; g <= 50; g++) {
+      double gate = g / 100.0;
+      Map<String, Object> row = new LinkedHashMap<>();
+      row.put("gate", gate);
+      boolean fits = true;
+      System.out.printf(Locale.ROOT, "%-6.2f", gate);
+      for (String set : sets) {
+        double refused = refusedShare(measured, set, true, gate);
+        row.put(set + "_in_scope_refused", round(refused));
+        fits &= refused <= maxInScopeRefused;
+        System.out.printf(Locale.ROOT, " %13.3f", refused);
+      }
+      double off = refusedShare(measured, null, false, gate);
+      row.put("off_topic_refused", round(off));
+      System.out.printf(Locale.ROOT, " %13.3f%n", off);
+      sweep.add(row);
+      if (fits) {
+        chosen = gate;
+      }
+    }
+    double offAtChosen = refusedShare(measured, null, false, chosen);
+    System.out.printf(Locale.ROOT, "%nchosen gate %.2f: off-topic refused %.3f; in-scope refused at most %.3f of any set%n", chosen, offAtChosen,
+        maxInScopeRefused);
+    System.out.printf(Locale.ROOT, "relevance-gates.properties line:  %s=%.2f%n", modelName, chosen);
+    if (jsonFile != null) {
+      Map<String, Object> out = new LinkedHashMap<>();
+      out.put("embedding_model", modelName);
+      out.put("chosen_gate", chosen);
+      out.put("off_topic_refused_at_chosen", round(offAtChosen));
+      out.put("max_in_scope_refused", maxInScopeRefused);
+      out.put("sweep", sweep);
+      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(jsonFile.toFile(), out);
+      System.out.println("wrote " + jsonFile);
+    }
+    return 0;
+  }
+
+  private static void measure(IndexedSchema s, String set, List<BenchQuestion> questions, RetrievalSettings settings, List<Measured> out) {
+    try (PgDenseSearch dense = new PgDenseSearch(s.db(), s.index().model().databaseId())) {
+      SchemaRetriever retriever = new SchemaRetriever(s.index(), dense, s.model(), settings);
+      try (me.tongfei.progressbar.ProgressBar pb = new me.tongfei.progressbar.ProgressBarBuilder().setTaskName(set)
+          .setInitialMax(questions.size()).build()) {
+        for (BenchQuestion q : questions) {
+          long milli = retriever.retrieve(q.question()).metrics().getOrDefault("relevance_milli", 0L);
+          out.add(new Measured(set, !q.goldTables().isEmpty(), milli / 1000.0));
+          pb.step();
+        }
+      }
+    }
+  }
+
+  /** Share of the in-scope questions of {@code set} (or of all off-topic questions) below the gate. */
+  private static double refusedShare(List<Measured> measured, String set, boolean inScope, double gate) {
+    List<Measured> of = measured.stream().filter(m -> m.inScope() == inScope && (set == null || m.set().equals(set))).toList();
+    return of.isEmpty() ? 0 : (double) of.stream().filter(m -> m.relevance() < gate).count() / of.size();
+  }
+
+  private static double round(double v) {
+    return Math.round(v * 1000) / 1000.0;
+  }
+}
