@@ -67,7 +67,7 @@ final class IndexerMetrics {
     String db = u.getDatabaseId();
     Counter.builder(INDEX_UPDATES).description("tables indexed (one per index update event)").tag("database", db)
         .register(registry).increment();
-    Counter.builder(CHUNKS_EMBEDDED).description("chunks whose text was embedded (new or changed; from the cache or the model)")
+    Counter.builder(CHUNKS_EMBEDDED).description("chunks the model embedded (new or changed text; cache hits excluded)")
         .tag("database", db).register(registry).increment(u.getEmbedded());
     Counter.builder(CHUNKS_WRITTEN).description("chunks added or updated in pgvector").tag("database", db)
         .register(registry).increment(u.getAdded() + u.getUpdated());
