@@ -65,6 +65,9 @@ final class AskCommand implements Callable<Integer> {
             + " (SCHEMARAG_KAFKA_BOOTSTRAP_SERVERS) to the broker of a running query service"));
     String db = Optional.ofNullable(databaseId).or(() -> demo.map(p -> p.getProperty("database.id")))
         .orElse(config.get(ConfigKeys.DATABASE_ID));
+    if (config.optional(ConfigKeys.KAFKA_BOOTSTRAP).isEmpty() && demo.isPresent()) {
+      awaitDemoQueryService(demo.get());
+    }
     QuestionRequested q = QuestionRequested.newBuilder().setQueryId(UUID.randomUUID().toString()).setDatabaseId(db).setQuestion(question)
         .setOptions(QuestionOptions.newBuilder().setTopK(topK).setMaxRows(maxRows).setExecute(!noExecute).setGroundingOnly(groundingOnly).build())
         .setRequestedBy("cli:" + System.getProperty("user.name", "unknown")).setRequestedAtMs(System.currentTimeMillis()).build();
@@ -79,6 +82,19 @@ final class AskCommand implements Callable<Integer> {
     } catch (TimeoutException e) {
       System.err.println("schemarag: " + e.getMessage());
       return 3;
+    }
+  }
+
+  /** The demo's query service must be ready (its /health/ready), else the question waits for nothing. */
+  private void awaitDemoQueryService(Properties demo) throws InterruptedException {
+    String url = demo.getProperty(DemoHealth.QUERY_URL);
+    if (url == null) {
+      throw new IllegalArgumentException("the running demo has not started its query service yet (still indexing): ask again in a moment");
+    }
+    try {
+      ServiceHealth.awaitReady("query service", url, Duration.ofSeconds(Math.min(timeoutSeconds, 60)), System.err);
+    } catch (TimeoutException e) {
+      throw new IllegalStateException(e.getMessage(), e);
     }
   }
 }

@@ -55,7 +55,7 @@ public final class OpsServer implements AutoCloseable {
       server = HttpServer.create(new InetSocketAddress(host, port), 16);
     } catch (IOException e) {
       throw new IllegalStateException("cannot serve the health and metrics endpoint of " + service + " on " + host + ":" + port
-          + ": " + e.getMessage() + " (set another port, or 0 for a free one)", e);
+          + ": " + e.getMessage(), e);
     }
     // Two threads: a slow readiness probe (broker down, checks time out) must not hold up a scrape.
     ExecutorService executor = Executors.newFixedThreadPool(2, r -> {

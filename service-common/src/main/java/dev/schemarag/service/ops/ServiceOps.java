@@ -51,6 +51,10 @@ public final class ServiceOps implements AutoCloseable {
     try {
       OpsServer server = OpsServer.start(service, config.get(ConfigKeys.HTTP_HOST), config.getInt(portKey), readiness, metrics::scrape);
       return new ServiceOps(metrics, admin, server);
+    } catch (IllegalStateException e) {
+      admin.close(Duration.ofSeconds(2));
+      throw new IllegalStateException(e.getMessage() + "; set " + portKey.name() + " (" + portKey.envName()
+          + ") to another port, or 0 for a free one", e);
     } catch (RuntimeException e) {
       admin.close(Duration.ofSeconds(2));
       throw e;
