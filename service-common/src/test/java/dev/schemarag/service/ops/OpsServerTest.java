@@ -113,6 +113,20 @@ class OpsServerTest {
   }
 
   @Test
+  void theContainerProbeExitsZeroOnlyWhenReady() {
+    AtomicBoolean ready = new AtomicBoolean();
+    Readiness readiness = new Readiness().add("capture", () -> ready.get() ? Optional.empty() : Optional.of("starting"));
+    try (OpsServer server = OpsServer.start("ingest-service", "127.0.0.1", 0, readiness, NO_METRICS)) {
+      assertThat(HealthProbe.probe(server.url() + "/health/ready")).isEqualTo(1);
+      ready.set(true);
+      assertThat(HealthProbe.probe(server.url() + "/health/ready")).isZero();
+      int port = server.port();
+      server.close();
+      assertThat(HealthProbe.probe("http://127.0.0.1:" + port + "/health/ready")).isEqualTo(1);
+    }
+  }
+
+  @Test
   void aPortOutOfRangeIsRefusedNamingTheService() {
     assertThatThrownBy(() -> OpsServer.start("query-service", "127.0.0.1", 70000, new Readiness(), NO_METRICS))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("query-service").hasMessageContaining("70000");
