@@ -66,7 +66,7 @@ final class AskCommand implements Callable<Integer> {
     String db = Optional.ofNullable(databaseId).or(() -> demo.map(p -> p.getProperty("database.id")))
         .orElse(config.get(ConfigKeys.DATABASE_ID));
     if (config.optional(ConfigKeys.KAFKA_BOOTSTRAP).isEmpty() && demo.isPresent()) {
-      awaitDemoQueryService(demo.get());
+      awaitDemoQueryService(config);
     }
     QuestionRequested q = QuestionRequested.newBuilder().setQueryId(UUID.randomUUID().toString()).setDatabaseId(db).setQuestion(question)
         .setOptions(QuestionOptions.newBuilder().setTopK(topK).setMaxRows(maxRows).setExecute(!noExecute).setGroundingOnly(groundingOnly).build())
@@ -85,14 +85,30 @@ final class AskCommand implements Callable<Integer> {
     }
   }
 
-  /** The demo's query service must be ready (its /health/ready), else the question waits for nothing. */
-  private void awaitDemoQueryService(Properties demo) throws InterruptedException {
-    String url = demo.getProperty(DemoHealth.QUERY_URL);
-    if (url == null) {
-      throw new IllegalArgumentException("the running demo has not started its query service yet (still indexing): ask again in a moment");
+  /**
+   * The demo's query service must be ready (its /health/ready) before the question goes out; while
+   * the demo still indexes, its query service has no endpoint yet: wait for it within the timeout.
+   */
+  private void awaitDemoQueryService(SchemaragConfig config) throws InterruptedException {
+    Duration timeout = Duration.ofSeconds(timeoutSeconds);
+    long deadline = System.nanoTime() + timeout.toNanos();
+    LocalStackState state = LocalStackState.at(config);
+    Optional<String> url = state.running().map(p -> p.getProperty(DemoHealth.QUERY_URL));
+    if (url.isEmpty()) {
+      System.err.println("waiting for the demo to start its query service (it indexes first)");
+    }
+    while (url.isEmpty()) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("the demo did not start its query service within " + timeoutSeconds + " s");
+      }
+      if (state.running().isEmpty()) {
+        throw new IllegalStateException("the demo stopped before its query service started");
+      }
+      Thread.sleep(250);
+      url = state.running().map(p -> p.getProperty(DemoHealth.QUERY_URL));
     }
     try {
-      ServiceHealth.awaitReady("query service", url, Duration.ofSeconds(Math.min(timeoutSeconds, 60)), System.err);
+      ServiceHealth.awaitReady("query service", url.get(), Duration.ofNanos(Math.max(0, deadline - System.nanoTime())), System.err);
     } catch (TimeoutException e) {
       throw new IllegalStateException(e.getMessage(), e);
     }

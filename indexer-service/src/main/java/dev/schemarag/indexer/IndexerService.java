@@ -17,6 +17,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.Properties;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
@@ -105,11 +106,11 @@ public final class IndexerService implements AutoCloseable {
   }
 
   /** Empty when the streams run with their tasks assigned; else their state (the readiness check "partitions"). */
-  public java.util.Optional<String> notReady() {
+  public Optional<String> notReady() {
     try {
       return ReadinessChecks.streamsRunning(streams).problem();
     } catch (Exception e) {
-      return java.util.Optional.of(e.getMessage());
+      return Optional.of(e.getMessage());
     }
   }
 

@@ -40,8 +40,14 @@ public final class IndexerServiceMain {
       db.close();
       done.countDown();
     }, "indexer-stop"));
-    service.set(IndexerService.create(config, db, bootstrap, ops.metrics().registry()));
-    service.get().start(Duration.ofMinutes(2));
+    try {
+      service.set(IndexerService.create(config, db, bootstrap, ops.metrics().registry()));
+      service.get().start(Duration.ofMinutes(2));
+    } catch (Exception | Error e) {
+      // The endpoint's thread would keep a failed process alive, answering "live".
+      ops.close();
+      throw e;
+    }
     done.await();
   }
 

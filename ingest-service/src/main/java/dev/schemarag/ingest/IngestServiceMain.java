@@ -32,7 +32,13 @@ public final class IngestServiceMain {
       ops.close();
       done.countDown();
     }, "ingest-service-stop"));
-    service.start(ops.metrics().registry());
+    try {
+      service.start(ops.metrics().registry());
+    } catch (Exception | Error e) {
+      // The endpoint's thread would keep a failed process alive, answering "live".
+      ops.close();
+      throw e;
+    }
     done.await();
   }
 

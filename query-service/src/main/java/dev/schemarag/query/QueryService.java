@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -62,9 +63,10 @@ public final class QueryService implements AutoCloseable {
   private final AtomicBoolean closed = new AtomicBoolean();
   /** Resources the service owns (connection pools), closed after the workers stop. */
   private final List<AutoCloseable> owned;
-  private CountDownLatch stopped;
-  /** Per worker: whether the group has given it its partitions (possibly none) since it joined. */
-  private final List<AtomicBoolean> assigned = new ArrayList<>();
+  private volatile CountDownLatch stopped;
+  private volatile int workerCount;
+  /** Per worker: whether the group has given it its partitions (possibly none) since it joined. Read by health probes. */
+  private final List<AtomicBoolean> assigned = new CopyOnWriteArrayList<>();
   private final List<KafkaClientMetrics> clientMetrics = new ArrayList<>();
   private volatile QueryMetrics metrics;
 
@@ -98,6 +100,7 @@ public final class QueryService implements AutoCloseable {
     // Following index changes first: a change made while the workers start still refreshes the index.
     follower.ifPresent(IndexChangeFollower::start);
     metrics = new QueryMetrics(registry, topics.dlq(topics.requests()).name());
+    workerCount = workers;
     stopped = new CountDownLatch(workers);
     for (int i = 0; i < workers; i++) {
       Map<String, Object> c = new HashMap<>(kafka);
@@ -248,20 +251,25 @@ public final class QueryService implements AutoCloseable {
    * Empty when every worker runs and the group has assigned it its partitions; else what is missing
    * (the readiness check "partitions" of the health endpoint).
    */
-  public synchronized Optional<String> notReady() {
+  public Optional<String> notReady() {
     if (closed.get()) {
       return Optional.of("the query service is closed");
     }
-    if (!running.get()) {
+    CountDownLatch workersLeft = stopped;
+    int workers = workerCount;
+    List<AtomicBoolean> now = List.copyOf(assigned);
+    if (!running.get() || workersLeft == null) {
       return Optional.of("the workers have not started");
     }
-    long down = assigned.size() - stopped.getCount();
-    if (down > 0) {
-      return Optional.of(down + " of " + assigned.size() + " workers stopped");
+    if (now.size() < workers) {
+      return Optional.of("starting workers: " + now.size() + " of " + workers + " created");
     }
-    long waiting = assigned.stream().filter(a -> !a.get()).count();
-    return waiting == 0 ? Optional.empty()
-        : Optional.of(waiting + " of " + assigned.size() + " workers wait for their partition assignment");
+    long down = workers - workersLeft.getCount();
+    if (down > 0) {
+      return Optional.of(down + " of " + workers + " workers stopped");
+    }
+    long waiting = now.stream().filter(a -> !a.get()).count();
+    return waiting == 0 ? Optional.empty() : Optional.of(waiting + " of " + workers + " workers wait for their partition assignment");
   }
 
   @Override

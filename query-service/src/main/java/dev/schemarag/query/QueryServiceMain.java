@@ -38,8 +38,14 @@ public final class QueryServiceMain {
       ops.close();
       done.countDown();
     }, "query-service-stop"));
-    service.set(QueryServices.create(config, admin, url, topics, bootstrap));
-    service.get().start(config.getInt(ConfigKeys.QUERY_WORKERS), ops.metrics().registry());
+    try {
+      service.set(QueryServices.create(config, admin, url, topics, bootstrap));
+      service.get().start(config.getInt(ConfigKeys.QUERY_WORKERS), ops.metrics().registry());
+    } catch (Exception | Error e) {
+      // The endpoint's thread would keep a failed process alive, answering "live".
+      ops.close();
+      throw e;
+    }
     done.await();
   }
 

@@ -8,6 +8,7 @@ import dev.schemarag.service.ServiceSettings;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 
@@ -24,6 +25,7 @@ public final class ServiceOps implements AutoCloseable {
   private final ServiceMetrics metrics;
   private final Admin admin;
   private final OpsServer server;
+  private final AtomicBoolean closed = new AtomicBoolean();
 
   private ServiceOps(ServiceMetrics metrics, Admin admin, OpsServer server) {
     this.metrics = metrics;
@@ -73,8 +75,12 @@ public final class ServiceOps implements AutoCloseable {
     return server.port();
   }
 
+  /** Idempotent: a failed start and the shutdown hook may both close it. */
   @Override
   public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
     server.close();
     admin.close(Duration.ofSeconds(2));
     metrics.close();
