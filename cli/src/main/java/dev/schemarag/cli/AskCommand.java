@@ -65,6 +65,9 @@ final class AskCommand implements Callable<Integer> {
             + " (SCHEMARAG_KAFKA_BOOTSTRAP_SERVERS) to the broker of a running query service"));
     String db = Optional.ofNullable(databaseId).or(() -> demo.map(p -> p.getProperty("database.id")))
         .orElse(config.get(ConfigKeys.DATABASE_ID));
+    if (config.optional(ConfigKeys.KAFKA_BOOTSTRAP).isEmpty() && demo.isPresent()) {
+      awaitDemoQueryService(config);
+    }
     QuestionRequested q = QuestionRequested.newBuilder().setQueryId(UUID.randomUUID().toString()).setDatabaseId(db).setQuestion(question)
         .setOptions(QuestionOptions.newBuilder().setTopK(topK).setMaxRows(maxRows).setExecute(!noExecute).setGroundingOnly(groundingOnly).build())
         .setRequestedBy("cli:" + System.getProperty("user.name", "unknown")).setRequestedAtMs(System.currentTimeMillis()).build();
@@ -79,6 +82,35 @@ final class AskCommand implements Callable<Integer> {
     } catch (TimeoutException e) {
       System.err.println("schemarag: " + e.getMessage());
       return 3;
+    }
+  }
+
+  /**
+   * The demo's query service must be ready (its /health/ready) before the question goes out; while
+   * the demo still indexes, its query service has no endpoint yet: wait for it within the timeout.
+   */
+  private void awaitDemoQueryService(SchemaragConfig config) throws InterruptedException {
+    Duration timeout = Duration.ofSeconds(timeoutSeconds);
+    long deadline = System.nanoTime() + timeout.toNanos();
+    LocalStackState state = LocalStackState.at(config);
+    Optional<String> url = state.running().map(p -> p.getProperty(DemoHealth.QUERY_URL));
+    if (url.isEmpty()) {
+      System.err.println("waiting for the demo to start its query service (it indexes first)");
+    }
+    while (url.isEmpty()) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("the demo did not start its query service within " + timeoutSeconds + " s");
+      }
+      if (state.running().isEmpty()) {
+        throw new IllegalStateException("the demo stopped before its query service started");
+      }
+      Thread.sleep(250);
+      url = state.running().map(p -> p.getProperty(DemoHealth.QUERY_URL));
+    }
+    try {
+      ServiceHealth.awaitReady("query service", url.get(), Duration.ofNanos(Math.max(0, deadline - System.nanoTime())), System.err);
+    } catch (TimeoutException e) {
+      throw new IllegalStateException(e.getMessage(), e);
     }
   }
 }

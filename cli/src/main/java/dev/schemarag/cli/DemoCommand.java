@@ -66,6 +66,7 @@ final class DemoCommand implements Callable<Integer> {
     CountDownLatch stopped = new CountDownLatch(1);
     LivePipeline[] pipeline = new LivePipeline[1];
     QueryService[] queries = new QueryService[1];
+    DemoHealth health = new DemoHealth(config, stack.bootstrapServers, state);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       System.out.println("\nschemarag demo: stopping ...");
       if (queries[0] != null) {
@@ -74,6 +75,7 @@ final class DemoCommand implements Callable<Integer> {
       if (pipeline[0] != null) {
         pipeline[0].close();
       }
+      health.close();
       stack.close();
       System.out.println("schemarag demo: stopped, nothing left running.");
       stopped.countDown();
@@ -90,7 +92,9 @@ final class DemoCommand implements Callable<Integer> {
 
     BlockingQueue<IndexUpdate> updates = new LinkedBlockingQueue<>();
     long t0 = System.nanoTime();
-    pipeline[0] = LivePipeline.start(config, stack.dbUrl, stack.bootstrapServers, updates::add);
+    pipeline[0] = LivePipeline.start(config, stack.dbUrl, stack.bootstrapServers, updates::add, health.indexerMetrics.registry(),
+        health.ingestMetrics.registry());
+    health.serveIndexing(pipeline[0], db, System.out);
     LivePipeline.InitialIndex initial = LivePipeline.awaitTables(updates, tables, t0);
     System.out.printf("initial index: %d tables, %d chunks written (%d embedded, the rest from the embedding cache) in %.1f s: %.0f chunks/s%n",
         initial.tables(), initial.chunks(), initial.embedded(), initial.seconds(), initial.chunks() / initial.seconds());
@@ -112,7 +116,8 @@ final class DemoCommand implements Callable<Integer> {
     }
 
     queries[0] = QueryServices.create(config, db, stack.dbUrl, stack.catalog, stack.bootstrapServers);
-    queries[0].start(config.getInt(ConfigKeys.QUERY_WORKERS));
+    queries[0].start(config.getInt(ConfigKeys.QUERY_WORKERS), health.queryMetrics.registry());
+    health.serveQuery(() -> queries[0], db, System.out);
     if (!ownDatabase || loadSample) {
       askSampleQuestions(config, stack);
     }

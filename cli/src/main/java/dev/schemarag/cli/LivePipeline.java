@@ -9,6 +9,8 @@ import dev.schemarag.events.index.IndexUpdate;
 import dev.schemarag.indexer.IndexerService;
 import dev.schemarag.ingest.IngestService;
 import dev.schemarag.service.ServiceSettings;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -43,6 +45,12 @@ final class LivePipeline implements AutoCloseable {
   }
 
   static LivePipeline start(SchemaragConfig config, String dbUrl, String bootstrap, Consumer<IndexUpdate> listener) throws Exception {
+    return start(config, dbUrl, bootstrap, listener, new SimpleMeterRegistry(), new SimpleMeterRegistry());
+  }
+
+  /** The same, with the indexer's and the ingest service's meters in the given registries. */
+  static LivePipeline start(SchemaragConfig config, String dbUrl, String bootstrap, Consumer<IndexUpdate> listener,
+                            MeterRegistry indexerMeters, MeterRegistry ingestMeters) throws Exception {
     TopicCatalog topics = ServiceSettings.topics(config);
     AtomicBoolean running = new AtomicBoolean(true);
     KafkaConsumer<byte[], byte[]> consumer = tailFromNow(config, bootstrap, topics.indexEvents());
@@ -61,18 +69,31 @@ final class LivePipeline implements AutoCloseable {
     tail.setDaemon(true);
     PooledConnections db = PooledConnections.of(dbUrl, config.get(dev.schemarag.core.config.ConfigKeys.DB_USER),
         config.get(dev.schemarag.core.config.ConfigKeys.DB_PASSWORD), 2, "indexer");
-    IndexerService indexer = IndexerService.create(config, db, bootstrap);
+    IndexerService indexer = IndexerService.create(config, db, bootstrap, indexerMeters);
     IngestService ingest = new IngestService(IngestService.Settings.from(config, dbUrl, bootstrap), topics);
     self[0] = new LivePipeline(indexer, ingest, tail, db);
     tail.start();
     try {
       indexer.start(Duration.ofMinutes(2));
-      ingest.start();
+      ingest.start(ingestMeters);
     } catch (Exception e) {
       self[0].close();
       throw e;
     }
     return self[0];
+  }
+
+  IndexerService indexer() {
+    return indexer;
+  }
+
+  IngestService ingest() {
+    return ingest;
+  }
+
+  /** The pool the indexer writes with. */
+  PooledConnections pool() {
+    return pool;
   }
 
   /**

@@ -10,9 +10,14 @@ import dev.schemarag.core.store.ConnectionSource;
 import dev.schemarag.core.store.PgChunkStore;
 import dev.schemarag.core.store.PgEmbeddingCache;
 import dev.schemarag.service.ServiceSettings;
+import dev.schemarag.service.ops.ReadinessChecks;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.Properties;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
@@ -30,9 +35,11 @@ public final class IndexerService implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(IndexerService.class);
 
   private final KafkaStreams streams;
+  private final KafkaStreamsMetrics streamsMetrics;
 
-  private IndexerService(KafkaStreams streams) {
+  private IndexerService(KafkaStreams streams, KafkaStreamsMetrics streamsMetrics) {
     this.streams = streams;
+    this.streamsMetrics = streamsMetrics;
   }
 
   /** Streams properties: ours, then the user's {@code streams.*} keys (prefix stripped), which win. */
@@ -51,19 +58,32 @@ public final class IndexerService implements AutoCloseable {
     return p;
   }
 
+  /** With meters nobody reads; see {@link #create(SchemaragConfig, ConnectionSource, String, MeterRegistry)}. */
   public static IndexerService create(SchemaragConfig config, ConnectionSource db, String bootstrapServers) throws SQLException {
+    return create(config, db, bootstrapServers, new SimpleMeterRegistry());
+  }
+
+  /** The indexer with its Kafka Streams, embedding cache, index and dead-letter meters in {@code registry}. */
+  public static IndexerService create(SchemaragConfig config, ConnectionSource db, String bootstrapServers, MeterRegistry registry)
+      throws SQLException {
     Langchain4jEmbedder embedder = Langchain4jEmbedder.create(config.get(ConfigKeys.EMBEDDING_MODEL),
         config.get(ConfigKeys.EMBEDDING_BASE_URL), config.get(ConfigKeys.EMBEDDING_API_KEY), config.getInt(ConfigKeys.EMBEDDING_BATCH));
     PgChunkStore store = new PgChunkStore(db);
     store.ensureSchema(embedder.dimension());
-    IndexSync sync = new IndexSync(store, new CachingEmbedder(embedder, new PgEmbeddingCache(db)), config.getInt(ConfigKeys.EMBEDDING_BATCH));
+    CachingEmbedder cached = new CachingEmbedder(embedder, new PgEmbeddingCache(db));
+    IndexSync sync = new IndexSync(store, cached, config.getInt(ConfigKeys.EMBEDDING_BATCH));
     TopicCatalog topics = ServiceSettings.topics(config);
-    KafkaStreams streams = new KafkaStreams(IndexerTopology.build(topics, new TableIndexer(sync)), streamsProperties(config, bootstrapServers));
+    IndexerMetrics metrics = new IndexerMetrics(registry, topics);
+    metrics.embeddings(cached);
+    KafkaStreams streams = new KafkaStreams(IndexerTopology.build(topics, new TableIndexer(sync), metrics),
+        streamsProperties(config, bootstrapServers));
     streams.setUncaughtExceptionHandler(e -> {
       LOG.error("indexer stream thread failed, replacing it: {}", e.getMessage());
       return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
     });
-    return new IndexerService(streams);
+    KafkaStreamsMetrics streamsMetrics = new KafkaStreamsMetrics(streams);
+    streamsMetrics.bindTo(registry);
+    return new IndexerService(streams, streamsMetrics);
   }
 
   /** Starts and waits until the streams are running. */
@@ -85,9 +105,19 @@ public final class IndexerService implements AutoCloseable {
     return streams.state();
   }
 
+  /** Empty when the streams run with their tasks assigned; else their state (the readiness check "partitions"). */
+  public Optional<String> notReady() {
+    try {
+      return ReadinessChecks.streamsRunning(streams).problem();
+    } catch (Exception e) {
+      return Optional.of(e.getMessage());
+    }
+  }
+
   @Override
   public void close() {
     // Leave the group: a restarted indexer then gets its partitions at once, not after the session timeout.
     streams.close(new KafkaStreams.CloseOptions().leaveGroup(true).timeout(Duration.ofSeconds(20)));
+    streamsMetrics.close();
   }
 }

@@ -56,6 +56,11 @@ public final class IndexerTopology {
   record SnapshotChange(Optional<TableSnapshot> snapshot) {}
 
   public static Topology build(TopicCatalog topics, TableIndexer indexer) {
+    return build(topics, indexer, new IndexerMetrics(new io.micrometer.core.instrument.simple.SimpleMeterRegistry(), topics));
+  }
+
+  /** The topology, with index updates and dead letters counted in {@code metrics} as they reach their sinks. */
+  static Topology build(TopicCatalog topics, TableIndexer indexer, IndexerMetrics metrics) {
     Topic<TableKey, TableSnapshot> tables = topics.tables();
     Topic<DocFileKey, DocFile> docs = topics.docs();
     Topic<TableKey, DocFile> byTable = topics.docsByTable();
@@ -64,14 +69,16 @@ public final class IndexerTopology {
 
     t.addSource("tables", new ByteArrayDeserializer(), new ByteArrayDeserializer(), tables.name());
     t.addProcessor("decode-tables", () -> new DecodeTables(tables), "tables");
-    t.addSink("tables-dlq", topics.dlq(tables).name(), new ByteArraySerializer(), new ByteArraySerializer(), "decode-tables");
+    t.addSink("tables-dlq", topics.dlq(tables).name(), new ByteArraySerializer(), metrics.countingDeadLetters(new ByteArraySerializer()),
+        "decode-tables");
 
     t.addSource("docs", new ByteArrayDeserializer(), new ByteArrayDeserializer(), docs.name());
     t.addProcessor("route-docs", () -> new RouteDocs(docs), "docs");
     t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DOC_TABLES), Serdes.String(), Serdes.String()),
         "route-docs");
     t.addSink("docs-by-table-out", byTable.name(), byTable.keySerde().serializer(), byTable.valueSerde().serializer(), "route-docs");
-    t.addSink("docs-dlq", topics.dlq(docs).name(), new ByteArraySerializer(), new ByteArraySerializer(), "route-docs");
+    t.addSink("docs-dlq", topics.dlq(docs).name(), new ByteArraySerializer(), metrics.countingDeadLetters(new ByteArraySerializer()),
+        "route-docs");
     t.addSource("docs-by-table", byTable.keySerde().deserializer(), byTable.valueSerde().deserializer(), byTable.name());
 
     t.addProcessor("index-table", () -> new IndexTable(tables, indexer), "decode-tables", "docs-by-table");
@@ -81,8 +88,10 @@ public final class IndexerTopology {
         "index-table");
     t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(CHUNK_HASHES), byTable.keySerde(), Serdes.String()),
         "index-table");
-    t.addSink("index-events", events.name(), events.keySerde().serializer(), events.valueSerde().serializer(), "index-table");
-    t.addSink("index-dlq", topics.dlq(tables).name(), new ByteArraySerializer(), new ByteArraySerializer(), "index-table");
+    t.addSink("index-events", events.name(), events.keySerde().serializer(), metrics.observingUpdates(events.valueSerde().serializer()),
+        "index-table");
+    t.addSink("index-dlq", topics.dlq(tables).name(), new ByteArraySerializer(), metrics.countingDeadLetters(new ByteArraySerializer()),
+        "index-table");
     return t;
   }
 

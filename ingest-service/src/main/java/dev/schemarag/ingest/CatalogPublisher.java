@@ -49,6 +49,11 @@ final class CatalogPublisher implements AutoCloseable {
     producer.initTransactions();
   }
 
+  /** The transactional producer, for its client meters. */
+  KafkaProducer<byte[], byte[]> producer() {
+    return producer;
+  }
+
   synchronized void publish(Optional<DdlEvent> ddl, List<TableUpdate> tables) {
     producer.beginTransaction();
     try {

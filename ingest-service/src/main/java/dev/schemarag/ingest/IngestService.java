@@ -13,6 +13,11 @@ import dev.schemarag.events.docs.DocFileKey;
 import dev.schemarag.service.CatalogSnapshots;
 import dev.schemarag.service.CatalogSnapshots.QualifiedName;
 import dev.schemarag.service.ServiceSettings;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -70,10 +75,12 @@ public final class IngestService implements AutoCloseable {
   private final Map<String, Set<String>> lastTargets = new ConcurrentHashMap<>();
   private final AtomicLong delivered = new AtomicLong(-1);
   private final AtomicLong published = new AtomicLong();
+  private final AtomicLong docsPublished = new AtomicLong();
+  private final List<KafkaClientMetrics> clientMetrics = new ArrayList<>();
   private CatalogPublisher publisher;
   private KafkaProducer<byte[], byte[]> docProducer;
   private DdlCapture capture;
-  private DocWatcher watcher;
+  private volatile DocWatcher watcher;
 
   public IngestService(Settings settings, TopicCatalog topics) {
     this.settings = settings;
@@ -85,10 +92,25 @@ public final class IngestService implements AutoCloseable {
     this.installer = new AuditInstaller(db, settings.publication());
   }
 
-  /** Installs capture if needed, publishes the first snapshot, then streams DDL and watches docs. */
+  /** Starts with meters nobody reads; see {@link #start(MeterRegistry)}. */
   public void start() throws Exception {
+    start(new SimpleMeterRegistry());
+  }
+
+  /**
+   * Installs capture if needed, publishes the first snapshot, then streams DDL and watches docs.
+   * Its producers and what it published are measured in {@code registry}.
+   */
+  public void start(MeterRegistry registry) throws Exception {
+    FunctionCounter.builder("schemarag.ingest.tables.published", published, AtomicLong::get)
+        .description("table snapshots and tombstones published").tag("database", settings.databaseId()).register(registry);
+    FunctionCounter.builder("schemarag.ingest.docs.published", docsPublished, AtomicLong::get)
+        .description("doc files published (edits and deletes)").tag("database", settings.databaseId()).register(registry);
+    Gauge.builder("schemarag.ingest.ddl.delivered.event.id", delivered, AtomicLong::get)
+        .description("highest DDL audit event id delivered to the broker").tag("database", settings.databaseId()).register(registry);
     installer.install();
     publisher = new CatalogPublisher(topics, settings.kafka(), "schemarag-ingest-" + settings.databaseId());
+    bind(new KafkaClientMetrics(publisher.producer()), registry);
     delivered.set(publisher.lastDeliveredEventId(settings.databaseId(), 500));
     LOG.info("ingest for '{}': last delivered audit event {}", settings.databaseId(), delivered.get());
 
@@ -127,8 +149,14 @@ public final class IngestService implements AutoCloseable {
     p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
     p.put(ProducerConfig.ACKS_CONFIG, "all");
     docProducer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
+    bind(new KafkaClientMetrics(docProducer), registry);
     watcher = new DocWatcher(settings.docsDir(), settings.debounce(), this::publishDoc);
     watcher.start();
+  }
+
+  private void bind(KafkaClientMetrics m, MeterRegistry registry) {
+    m.bindTo(registry);
+    clientMetrics.add(m);
   }
 
   /** One audit row: its DDL event plus snapshots and tombstones, in one transaction. */
@@ -206,6 +234,7 @@ public final class IngestService implements AutoCloseable {
         new DocFile(settings.databaseId(), change.path(), c, change.sha256(), change.modifiedAtMs()))).orElse(null);
     try {
       docProducer.send(new ProducerRecord<>(topic.name(), k, v)).get(30, TimeUnit.SECONDS);
+      docsPublished.incrementAndGet();
       LOG.info("doc {} {}", change.path(), v == null ? "deleted" : "published");
     } catch (Exception e) {
       throw new IllegalStateException("could not publish doc " + change.path() + ": " + e.getMessage(), e);
@@ -226,8 +255,21 @@ public final class IngestService implements AutoCloseable {
     return capture != null && capture.failed();
   }
 
+  /**
+   * Empty once capture streams the DDL audit log, the first snapshot is out and docs are watched;
+   * else what is missing (the readiness check "capture"). The ingest service consumes no
+   * partitions: streaming capture is its counterpart of an assignment.
+   */
+  public Optional<String> notReady() {
+    if (failed()) {
+      return Optional.of("DDL capture (Debezium) failed");
+    }
+    return watcher == null ? Optional.of("starting: installing capture, the first snapshot, the doc watcher") : Optional.empty();
+  }
+
   @Override
   public void close() {
+    clientMetrics.forEach(KafkaClientMetrics::close);
     if (watcher != null) {
       watcher.close();
     }

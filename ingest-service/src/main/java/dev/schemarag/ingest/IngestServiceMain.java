@@ -1,30 +1,53 @@
 package dev.schemarag.ingest;
 
+import dev.schemarag.core.config.ConfigKeys;
 import dev.schemarag.core.config.SchemaragConfig;
+import dev.schemarag.core.store.ConnectionSource;
 import dev.schemarag.service.ServiceSettings;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import dev.schemarag.service.ops.ServiceMetrics;
+import dev.schemarag.service.ops.ServiceOps;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * Runs the ingest service until SIGTERM; db.url and kafka.bootstrap.servers are required. Writes
- * &lt;tmp&gt;/schemarag-ready once streaming, for the compose health check.
+ * Runs the ingest service until SIGTERM; db.url and kafka.bootstrap.servers are required. Serves
+ * /health/live, /health/ready and /metrics on ingest.http.port from the start; ready once capture
+ * streams and the first snapshot is out.
  */
 public final class IngestServiceMain {
   private IngestServiceMain() {}
 
+  static final String NAME = "ingest-service";
+
   public static void main(String[] args) throws Exception {
     SchemaragConfig config = SchemaragConfig.fromEnvironment(Map.of());
-    IngestService service = new IngestService(IngestService.Settings.from(config, ServiceSettings.requiredDbUrl(config),
-        ServiceSettings.requiredBootstrap(config)), ServiceSettings.topics(config));
+    String url = ServiceSettings.requiredDbUrl(config);
+    String bootstrap = ServiceSettings.requiredBootstrap(config);
+    IngestService service = new IngestService(IngestService.Settings.from(config, url, bootstrap), ServiceSettings.topics(config));
+    ServiceOps ops = serveHealth(config, bootstrap, ConnectionSource.of(url, config.get(ConfigKeys.DB_USER),
+        config.get(ConfigKeys.DB_PASSWORD)), ServiceMetrics.create(NAME), service);
     CountDownLatch done = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       service.close();
+      ops.close();
       done.countDown();
     }, "ingest-service-stop"));
-    service.start();
-    Files.writeString(Path.of(System.getProperty("java.io.tmpdir"), "schemarag-ready"), "ready\n");
+    try {
+      service.start(ops.metrics().registry());
+    } catch (Exception | Error e) {
+      // The endpoint's thread would keep a failed process alive, answering "live".
+      ops.close();
+      throw e;
+    }
     done.await();
+  }
+
+  /**
+   * The ingest service's health and metrics endpoint on {@code ingest.http.port}: ready when the
+   * broker and the monitored database answer and capture streams.
+   */
+  public static ServiceOps serveHealth(SchemaragConfig config, String bootstrap, ConnectionSource db, ServiceMetrics metrics,
+                                       IngestService service) {
+    return ServiceOps.start(NAME, config, ConfigKeys.INGEST_HTTP_PORT, bootstrap, db, metrics, Map.of("capture", service::notReady));
   }
 }

@@ -7,17 +7,23 @@ import dev.schemarag.events.nlq.QueryAnswered;
 import dev.schemarag.events.nlq.QueryFailed;
 import dev.schemarag.events.nlq.QueryKey;
 import dev.schemarag.events.nlq.QuestionRequested;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -57,7 +63,12 @@ public final class QueryService implements AutoCloseable {
   private final AtomicBoolean closed = new AtomicBoolean();
   /** Resources the service owns (connection pools), closed after the workers stop. */
   private final List<AutoCloseable> owned;
-  private CountDownLatch stopped;
+  private volatile CountDownLatch stopped;
+  private volatile int workerCount;
+  /** Per worker: whether the group has given it its partitions (possibly none) since it joined. Read by health probes. */
+  private final List<AtomicBoolean> assigned = new CopyOnWriteArrayList<>();
+  private final List<KafkaClientMetrics> clientMetrics = new ArrayList<>();
+  private volatile QueryMetrics metrics;
 
   QueryService(TopicCatalog topics, QuestionHandler handler, AnswerLedger ledger, Map<String, Object> kafka, String groupId,
                Optional<IndexChangeFollower> follower, List<AutoCloseable> owned) {
@@ -70,7 +81,13 @@ public final class QueryService implements AutoCloseable {
     this.follower = follower;
   }
 
+  /** Starts with meters nobody reads; see {@link #start(int, MeterRegistry)}. */
   public synchronized void start(int workers) {
+    start(workers, new SimpleMeterRegistry());
+  }
+
+  /** Starts {@code workers} workers; their Kafka clients and the questions they answer are measured in {@code registry}. */
+  public synchronized void start(int workers, MeterRegistry registry) {
     if (workers < 1) {
       throw new IllegalArgumentException("query.workers must be at least 1, was " + workers);
     }
@@ -82,6 +99,8 @@ public final class QueryService implements AutoCloseable {
     }
     // Following index changes first: a change made while the workers start still refreshes the index.
     follower.ifPresent(IndexChangeFollower::start);
+    metrics = new QueryMetrics(registry, topics.dlq(topics.requests()).name());
+    workerCount = workers;
     stopped = new CountDownLatch(workers);
     for (int i = 0; i < workers; i++) {
       Map<String, Object> c = new HashMap<>(kafka);
@@ -97,15 +116,36 @@ public final class QueryService implements AutoCloseable {
       KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
       producer.initTransactions();
       consumers.add(consumer);
-      Thread t = new Thread(() -> loop(consumer, producer), "query-worker-" + i);
+      for (KafkaClientMetrics m : List.of(new KafkaClientMetrics(consumer), new KafkaClientMetrics(producer))) {
+        m.bindTo(registry);
+        clientMetrics.add(m);
+      }
+      AtomicBoolean hasPartitions = new AtomicBoolean();
+      assigned.add(hasPartitions);
+      Thread t = new Thread(() -> loop(consumer, producer, hasPartitions), "query-worker-" + i);
       threads.add(t);
       t.start();
     }
   }
 
-  private void loop(KafkaConsumer<byte[], byte[]> consumer, KafkaProducer<byte[], byte[]> producer) {
+  private void loop(KafkaConsumer<byte[], byte[]> consumer, KafkaProducer<byte[], byte[]> producer, AtomicBoolean hasPartitions) {
     try (consumer; producer) {
-      consumer.subscribe(List.of(topics.requests().name()));
+      consumer.subscribe(List.of(topics.requests().name()), new ConsumerRebalanceListener() {
+        @Override
+        public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+          // An incremental revoke: the worker stays in the group and keeps the rest.
+        }
+
+        @Override
+        public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+          hasPartitions.set(true);
+        }
+
+        @Override
+        public void onPartitionsLost(Collection<TopicPartition> partitions) {
+          hasPartitions.set(false);
+        }
+      });
       while (running.get()) {
         for (ConsumerRecord<byte[], byte[]> rec : consumer.poll(Duration.ofMillis(200))) {
           if (!process(rec, consumer, producer)) {
@@ -138,7 +178,9 @@ public final class QueryService implements AutoCloseable {
       Optional<AnswerLedger.Entry> before = ledger.find(q.getQueryId());
       byte[] key = topics.results().keySerde().serializer().serialize(topics.results().name(), new QueryKey(q.getQueryId()));
       if (before.isEmpty()) {
+        long t0 = System.nanoTime();
         QuestionHandler.Outcome o = handler.handle(q);
+        metrics.handled(o, System.nanoTime() - t0);
         AnswerLedger.Entry stored = ledger.record(q.getQueryId(), encode(o));
         out.add(resultRecord(stored, key));
         for (ExamRecord e : o.exam()) {
@@ -167,6 +209,7 @@ public final class QueryService implements AutoCloseable {
     producer.sendOffsetsToTransaction(Map.of(new TopicPartition(rec.topic(), rec.partition()), new OffsetAndMetadata(rec.offset() + 1)),
         consumer.groupMetadata());
     producer.commitTransaction();
+    out.stream().filter(r -> r.topic().equals(topics.dlq(topics.requests()).name())).forEach(r -> metrics.deadLettered(r.topic()));
     if (answeredId != null) {
       try {
         ledger.markEmitted(answeredId);
@@ -204,6 +247,31 @@ public final class QueryService implements AutoCloseable {
     return new AnswerLedger.Entry("failed", topics.failures().valueSerde().serializer().serialize(topics.failures().name(), (QueryFailed) o.result()), false);
   }
 
+  /**
+   * Empty when every worker runs and the group has assigned it its partitions; else what is missing
+   * (the readiness check "partitions" of the health endpoint).
+   */
+  public Optional<String> notReady() {
+    if (closed.get()) {
+      return Optional.of("the query service is closed");
+    }
+    CountDownLatch workersLeft = stopped;
+    int workers = workerCount;
+    List<AtomicBoolean> now = List.copyOf(assigned);
+    if (!running.get() || workersLeft == null) {
+      return Optional.of("the workers have not started");
+    }
+    if (now.size() < workers) {
+      return Optional.of("starting workers: " + now.size() + " of " + workers + " created");
+    }
+    long down = workers - workersLeft.getCount();
+    if (down > 0) {
+      return Optional.of(down + " of " + workers + " workers stopped");
+    }
+    long waiting = now.stream().filter(a -> !a.get()).count();
+    return waiting == 0 ? Optional.empty() : Optional.of(waiting + " of " + workers + " workers wait for their partition assignment");
+  }
+
   @Override
   public void close() {
     if (!closed.compareAndSet(false, true)) {
@@ -218,6 +286,7 @@ public final class QueryService implements AutoCloseable {
       }
     }
     follower.ifPresent(IndexChangeFollower::close);
+    clientMetrics.forEach(KafkaClientMetrics::close);
     for (AutoCloseable r : owned) {
       try {
         r.close();

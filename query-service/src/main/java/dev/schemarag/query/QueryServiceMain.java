@@ -5,20 +5,24 @@ import dev.schemarag.core.config.ConfigKeys;
 import dev.schemarag.core.config.SchemaragConfig;
 import dev.schemarag.core.store.ConnectionSource;
 import dev.schemarag.service.ServiceSettings;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import dev.schemarag.service.ops.ServiceMetrics;
+import dev.schemarag.service.ops.ServiceOps;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 /**
  * Runs the query service until SIGTERM: configuration from file and environment; db.url and
  * kafka.bootstrap.servers are required here (the CLI's embedded default supplies local ones).
- * Writes /tmp/schemarag-ready once it consumes, for the compose health check.
+ * Serves /health/live, /health/ready and /metrics on query.http.port from the start; ready once
+ * every worker has its partitions.
  */
 public final class QueryServiceMain {
   private QueryServiceMain() {}
 
-  static final Path READY = Path.of(System.getProperty("java.io.tmpdir"), "schemarag-ready");
+  static final String NAME = "query-service";
 
   public static void main(String[] args) throws Exception {
     SchemaragConfig config = SchemaragConfig.fromEnvironment(Map.of());
@@ -26,14 +30,36 @@ public final class QueryServiceMain {
     String bootstrap = ServiceSettings.requiredBootstrap(config);
     TopicCatalog topics = ServiceSettings.topics(config);
     ConnectionSource admin = ConnectionSource.of(url, config.get(ConfigKeys.DB_USER), config.get(ConfigKeys.DB_PASSWORD));
-    QueryService service = QueryServices.create(config, admin, url, topics, bootstrap);
+    AtomicReference<QueryService> service = new AtomicReference<>();
+    ServiceOps ops = serveHealth(config, bootstrap, admin, ServiceMetrics.create(NAME), service::get);
     CountDownLatch done = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      service.close();
+      Optional.ofNullable(service.get()).ifPresent(QueryService::close);
+      ops.close();
       done.countDown();
     }, "query-service-stop"));
-    service.start(config.getInt(ConfigKeys.QUERY_WORKERS));
-    Files.writeString(READY, "ready\n");
+    try {
+      service.set(QueryServices.create(config, admin, url, topics, bootstrap));
+      service.get().start(config.getInt(ConfigKeys.QUERY_WORKERS), ops.metrics().registry());
+    } catch (Exception | Error e) {
+      // The endpoint's thread would keep a failed process alive, answering "live".
+      ops.close();
+      throw e;
+    }
     done.await();
+  }
+
+  /**
+   * The query service's health and metrics endpoint on {@code query.http.port}: ready when the
+   * broker and the database answer and every worker has its partitions.
+   *
+   * @param service the service once created; null while it is being built (not ready)
+   */
+  public static ServiceOps serveHealth(SchemaragConfig config, String bootstrap, ConnectionSource db, ServiceMetrics metrics,
+                                       Supplier<QueryService> service) {
+    return ServiceOps.start(NAME, config, ConfigKeys.QUERY_HTTP_PORT, bootstrap, db, metrics, Map.of("partitions", () -> {
+      QueryService s = service.get();
+      return s == null ? Optional.of("the service is starting (models, read-only role, index)") : s.notReady();
+    }));
   }
 }

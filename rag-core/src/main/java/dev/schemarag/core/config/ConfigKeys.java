@@ -54,6 +54,14 @@ public final class ConfigKeys {
       "Kafka Streams application.id of the indexer (its consumer group and state)");
   public static final ConfigKey INDEXER_STATE_DIR = new ConfigKey("indexer.state.dir", "",
       "where the indexer keeps its state stores; empty = <tmp>/schemarag-indexer");
+  public static final ConfigKey HTTP_HOST = new ConfigKey("http.host", "127.0.0.1",
+      "address each service's health and metrics endpoint binds to (0.0.0.0 = every interface)");
+  public static final ConfigKey INGEST_HTTP_PORT = new ConfigKey("ingest.http.port", "9401",
+      "port of the ingest service's /health and /metrics; 0 = a free port, logged at start");
+  public static final ConfigKey INDEXER_HTTP_PORT = new ConfigKey("indexer.http.port", "9402",
+      "port of the indexer's /health and /metrics; 0 = a free port, logged at start");
+  public static final ConfigKey QUERY_HTTP_PORT = new ConfigKey("query.http.port", "9403",
+      "port of the query service's /health and /metrics; 0 = a free port, logged at start");
   public static final ConfigKey LOCAL_DIR = new ConfigKey("local.dir", "",
       "where the embedded default keeps its broker data and state; empty = <tmp>/schemarag-local");
   public static final ConfigKey LOCAL_PG_NAME = new ConfigKey("local.pg.name", "demo",
@@ -130,6 +138,7 @@ public final class ConfigKeys {
       TOPICS_PREFIX, TOPICS_PARTITIONS, TOPICS_REPLICATION, SERDE_MODE, SERDE_REGISTRY_URL, CATALOG_SCHEMAS, QUERY_GROUP, QUERY_WORKERS,
       QUERY_INDEX_SOURCE,
       INGEST_SLOT, INGEST_PUBLICATION, DOCS_ROOT, DOCS_DEBOUNCE_MS, INDEXER_APP_ID, INDEXER_STATE_DIR,
+      HTTP_HOST, INGEST_HTTP_PORT, INDEXER_HTTP_PORT, QUERY_HTTP_PORT,
       LOCAL_DIR, LOCAL_PG_NAME,
       EMBEDDING_MODEL, EMBEDDING_BASE_URL, EMBEDDING_API_KEY, EMBEDDING_BATCH,
       RETRIEVAL_TOP_K, RETRIEVAL_THRESHOLD, RETRIEVAL_RELEVANCE_GATE, QUESTION_MAX_CHARS, RETRIEVAL_SMALL_SCHEMA, RETRIEVAL_FK_CAP, RETRIEVAL_HUB_DEGREE,
