@@ -32,13 +32,30 @@ final class AnswerEvents {
         .setNote(r.sqlSource().equals(AnswerEngine.SOURCE_PATTERN) ? r.message() : null).build();
   }
 
-  /** A grounding-only answer: the packet, no SQL. */
-  static QueryAnswered grounded(QuestionRequested q, SchemaContextPacket packet, Map<String, Long> timings, long now) {
+  /** A grounding-only answer: the packet, no SQL; {@code note} says why the packet is empty when it is. */
+  static QueryAnswered grounded(QuestionRequested q, SchemaContextPacket packet, Map<String, Long> timings, long now, String note) {
     return QueryAnswered.newBuilder()
         .setQueryId(q.getQueryId()).setDatabaseId(q.getDatabaseId()).setQuestion(q.getQuestion())
         .setSql(null).setSqlSource("none").setTables(packet.tableNames())
         .setContextPacket(packet.toPrompt()).setRetrievalMetrics(new LinkedHashMap<>(packet.metrics()))
-        .setAttempts(0).setTimingsMs(new LinkedHashMap<>(timings)).setAnsweredAtMs(now).build();
+        .setAttempts(0).setTimingsMs(new LinkedHashMap<>(timings)).setAnsweredAtMs(now).setNote(note).build();
+  }
+
+  /** The relevance gate refused the question: {@code no_relevant_schema}, before any model is asked. */
+  static QueryFailed refused(QuestionRequested q, SchemaContextPacket packet, String reason, long now) {
+    return QueryFailed.newBuilder()
+        .setQueryId(q.getQueryId()).setDatabaseId(q.getDatabaseId()).setQuestion(q.getQuestion())
+        .setErrorClass(ErrorClass.NO_RELEVANT_SCHEMA.label()).setSqlstate(null).setStage("retrieval").setMessage(reason)
+        .setAttempts(0).setLastSql(null).setContextPacket(packet.toPrompt()).setFailedAtMs(now).build();
+  }
+
+  /** The exam record of a refused question: no attempt was made, and audit consumers see why. */
+  static ExamRecord refusalRecord(QuestionRequested q, String reason, long now) {
+    return ExamRecord.newBuilder()
+        .setQueryId(q.getQueryId()).setAttempt(0).setDatabaseId(q.getDatabaseId()).setQuestion(q.getQuestion())
+        .setPacketTables(List.of()).setPacketSummary("0 tables: " + reason).setPromptHash(null).setSql(null)
+        .setLintIssues(List.of()).setExplainOutcome(null).setErrorClass(ErrorClass.NO_RELEVANT_SCHEMA.label()).setSqlstate(null)
+        .setLatencyMs(0).setRecordedAtMs(now).build();
   }
 
   static QueryFailed failed(QuestionRequested q, SchemaContextPacket packet, AnswerEngine.Result r, long now) {

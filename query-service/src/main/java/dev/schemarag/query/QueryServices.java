@@ -95,7 +95,8 @@ public final class QueryServices {
     ThreadLocal<Map<String, DenseSearch>> dense = ThreadLocal.withInitial(HashMap::new);
     QuestionHandler handler = new QuestionHandler(indexes, id -> dense.get().computeIfAbsent(id, x -> new PgDenseSearch(admin, x)), embedder,
         retrieval, Langchain4jSqlGenerator.fromConfig(config),
-        new ReadOnlyExecutor(reader, config.getInt(ConfigKeys.ANSWER_STATEMENT_TIMEOUT_MS)), AnswerEngine.Settings.from(config));
+        new ReadOnlyExecutor(reader, config.getInt(ConfigKeys.ANSWER_STATEMENT_TIMEOUT_MS)), AnswerEngine.Settings.from(config),
+        config.getInt(ConfigKeys.QUESTION_MAX_CHARS));
     Map<String, Object> kafka = new HashMap<>(config.withPrefix("kafka."));
     kafka.put("bootstrap.servers", bootstrapServers);
     Optional<IndexChangeFollower> follower = source == IndexSource.CATALOG ? Optional.empty()

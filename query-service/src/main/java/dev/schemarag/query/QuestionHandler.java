@@ -33,9 +33,11 @@ final class QuestionHandler {
   private final Optional<SqlGenerator> generator;
   private final ReadOnlyExecutor executor;
   private final AnswerEngine.Settings answer;
+  private final int maxQuestionChars;
 
   QuestionHandler(SchemaIndexCache indexes, Function<String, DenseSearch> dense, Embedder embedder, RetrievalSettings retrieval,
-                  Optional<SqlGenerator> generator, ReadOnlyExecutor executor, AnswerEngine.Settings answer) {
+                  Optional<SqlGenerator> generator, ReadOnlyExecutor executor, AnswerEngine.Settings answer, int maxQuestionChars) {
+    this.maxQuestionChars = maxQuestionChars;
     this.indexes = indexes;
     this.dense = dense;
     this.embedder = embedder;
@@ -47,6 +49,10 @@ final class QuestionHandler {
 
   Outcome handle(QuestionRequested q) {
     long t0 = System.currentTimeMillis();
+    Optional<String> invalid = QuestionRules.problem(q.getQuestion(), maxQuestionChars);
+    if (invalid.isPresent()) {
+      return new Outcome(AnswerEvents.failedEarly(q, ErrorClass.VALIDATION_BLOCK, "validation", invalid.get(), t0), false, List.of());
+    }
     SchemaIndex index;
     SchemaContextPacket packet;
     try {
@@ -63,8 +69,16 @@ final class QuestionHandler {
     Map<String, Long> timings = new LinkedHashMap<>();
     timings.put("retrieval", System.currentTimeMillis() - t0);
     long now = System.currentTimeMillis();
+    if (packet.refusal().isPresent()) {
+      String reason = packet.refusal().get().message();
+      if (q.getOptions().getGroundingOnly()) {
+        return new Outcome(AnswerEvents.grounded(q, packet, timings, now, reason), true, List.of());
+      }
+      // Nothing in the schema fits: no model is asked to write SQL for it.
+      return new Outcome(AnswerEvents.refused(q, packet, reason, now), false, List.of(AnswerEvents.refusalRecord(q, reason, now)));
+    }
     if (q.getOptions().getGroundingOnly()) {
-      return new Outcome(AnswerEvents.grounded(q, packet, timings, now), true, List.of());
+      return new Outcome(AnswerEvents.grounded(q, packet, timings, now, null), true, List.of());
     }
     AnswerEngine.Settings settings = q.getOptions().getMaxRows() == null ? answer
         : answer.withMaxRows(q.getOptions().getMaxRows());

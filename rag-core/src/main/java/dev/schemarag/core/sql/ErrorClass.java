@@ -14,6 +14,8 @@ public enum ErrorClass {
   SQL_ERROR(Retry.REPAIR),
   /** No model configured and no documented query pattern fits. */
   GENERATOR_UNAVAILABLE(Retry.NEVER),
+  /** No table of the database is relevant enough to the question (the relevance gate): no model is asked. */
+  NO_RELEVANT_SCHEMA(Retry.NEVER),
   /** Anything else: never retried, logged. */
   UNKNOWN(Retry.NEVER);
 
