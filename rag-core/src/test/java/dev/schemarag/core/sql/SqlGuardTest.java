@@ -130,14 +130,20 @@ class SqlGuardTest {
   @Test
   void noStatementOfTheAdversarialCorpusPasses() throws IOException {
     List<String> corpus = corpus();
-    assertThat(corpus).hasSizeGreaterThanOrEqualTo(100);
+    assertThat(corpus).hasSizeGreaterThanOrEqualTo(190);
     List<String> passed = new ArrayList<>();
     for (String sql : corpus) {
-      if (SqlGuard.check(sql, PACKET, 10).allowed()) {
+      if (SqlGuard.check(sql, PACKET, 10).allowed() && !stoppedOnlyByTheExecutor(sql)) {
         passed.add(sql);
       }
     }
     assertThat(passed).as("statements the guard let through").isEmpty();
+    assertThat(corpus.stream().filter(SqlGuardTest::stoppedOnlyByTheExecutor)).hasSize(2);
+  }
+
+  /** Payloads of ordinary shape (allowed tables and functions) that only the executor can stop: oversized or runaway. */
+  static boolean stoppedOnlyByTheExecutor(String block) {
+    return block.startsWith("-- executor:");
   }
 
   /** One statement per block, blocks separated by a line holding only "----". */
