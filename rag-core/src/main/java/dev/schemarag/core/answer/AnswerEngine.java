@@ -97,15 +97,15 @@ public final class AnswerEngine {
           "no LLM is configured (llm.base.url, llm.model) and no documented query pattern matches the question closely"
               + " (similarity >= " + settings.patternReuse() + "); the context packet is attached", Optional.empty(), attempts);
     }
-    String first = Prompts.first(question, packet, packet.patterns().stream().map(PatternMatch::promptText).toList());
-    String prompt = first;
+    Prompts.Prompt first = Prompts.first(question, packet, packet.patterns().stream().map(PatternMatch::promptText).toList());
+    Prompts.Prompt prompt = first;
     boolean simplified = false;
     Optional<String> lastSql = Optional.empty();
     Result last = null;
     Map<String, Set<String>> columns = packetColumns(packet);
     for (int n = 1; n <= settings.maxAttempts(); n++) {
       long t0 = System.nanoTime();
-      String promptHash = Hashing.sha256(prompt).substring(0, 16);
+      String promptHash = Hashing.sha256(prompt.text()).substring(0, 16);
       String reply;
       try {
         reply = generator.get().complete(prompt);

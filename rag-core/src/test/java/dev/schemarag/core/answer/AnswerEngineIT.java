@@ -196,7 +196,7 @@ class AnswerEngineIT {
     try (ScriptedLlmServer stub = ScriptedLlmServer.replying("SELECT count(*) FROM " + s + ".orders")) {
       AnswerEngine.Result r = engine(openAi(stub), 5000).answer("How many orders?", withPattern("SELECT count(*) AS n FROM " + s + ".orders", 0.6), true);
       assertThat(r.sqlSource()).isEqualTo(AnswerEngine.SOURCE_LLM);
-      assertThat(stub.requests().get(0)).contains("documented queries of these tables").contains("-- Order count (How many orders are there)");
+      assertThat(stub.requests().get(0)).contains("documented queries of these tables").contains("Order count (How many orders are there)");
     }
   }
 }
