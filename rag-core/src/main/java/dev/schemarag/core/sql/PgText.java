@@ -36,6 +36,8 @@ final class PgText {
     List<String> strings = new ArrayList<>();
     String first = null;
     boolean statementEnded = false;
+    boolean afterName = false; // the last token was a name
+    boolean afterQualifier = false; // the last tokens were a name and a '.'
     int n = sql.length();
     int i = 0;
     while (i < n) {
@@ -57,6 +59,9 @@ final class PgText {
         i++;
         continue;
       }
+      boolean qualified = afterQualifier;
+      afterQualifier = c == '.' && afterName;
+      afterName = c == '"' || identifierStart(c);
       if (statementEnded && c != ';') {
         throw new Rejected("exactly one statement is allowed: text follows a ';'");
       }
@@ -111,7 +116,9 @@ final class PgText {
           i = unicodeEscaped(sql, end + 1, out, strings);
           continue;
         }
-        out.append(word);
+        // A name after "schema." or "alias." is an identifier to PostgreSQL whatever the word; quoted (as PostgreSQL
+        // folds it) so that jsqlparser, which reserves more words (RETURNS, …), reads it as one too.
+        out.append(qualified ? "\"" + word.toLowerCase(Locale.ROOT) + "\"" : word);
         i = end;
         continue;
       }

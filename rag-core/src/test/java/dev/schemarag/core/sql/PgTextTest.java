@@ -33,6 +33,12 @@ class PgTextTest {
   }
 
   @Test
+  void aNameAfterAQualifierIsQuotedAsPostgresFoldsItButNumbersAreLeftAlone() throws Exception {
+    assertThat(PgText.canonical("SELECT o.Total, 1.5, 1.e5 FROM Sales . Returns o").text())
+        .isEqualTo("SELECT o.\"total\", 1.5, 1.e5 FROM Sales . \"returns\" o");
+  }
+
+  @Test
   void unsafeOrBrokenTextIsRejectedWithTheReason() {
     assertThatThrownBy(() -> PgText.canonical("SELECT E'\\''")).hasMessageContaining("E'…' escape strings");
     assertThatThrownBy(() -> PgText.canonical("SELECT 'open")).hasMessageContaining("never closed");

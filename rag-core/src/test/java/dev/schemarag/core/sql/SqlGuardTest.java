@@ -21,7 +21,7 @@ class SqlGuardTest {
     SqlGuard.Verdict v = SqlGuard.check("SELECT o.total FROM public.orders o JOIN customers c ON c.customer_id = o.customer_id;", PACKET, 50);
     assertThat(v.allowed()).isTrue();
     assertThat(v.tables()).containsExactly("orders", "customers");
-    assertThat(v.sql()).startsWith("SELECT * FROM (\nSELECT o.total").endsWith(") AS _q LIMIT 50").doesNotContain(";");
+    assertThat(v.sql()).startsWith("SELECT * FROM (\nSELECT o.\"total\" FROM public.\"orders\" o").endsWith(") AS _q LIMIT 50").doesNotContain(";");
   }
 
   @Test
@@ -118,7 +118,15 @@ class SqlGuardTest {
   void theCanonicalTextIsWhatRuns() {
     SqlGuard.Verdict v = SqlGuard.check("SELECT U&\"\\0063ustomers\".name, $$a'b$$ /* note */ FROM customers", PACKET, 5);
     assertThat(v.allowed()).as(v.reason()).isTrue();
-    assertThat(v.sql()).contains("SELECT \"customers\".name, 'a''b'").doesNotContain("U&").doesNotContain("note").doesNotContain("$$");
+    assertThat(v.sql()).contains("SELECT \"customers\".\"name\", 'a''b'").doesNotContain("U&").doesNotContain("note").doesNotContain("$$");
+  }
+
+  @Test
+  void aQualifiedNameThatJsqlparserReservesIsReadAsTheName() {
+    SqlGuard.Verdict v = SqlGuard.check("SELECT r.reason, R.Returns FROM sales.returns r ORDER BY r.return_id", List.of("sales.returns"), 10);
+    assertThat(v.allowed()).as(v.reason()).isTrue();
+    assertThat(v.tables()).containsExactly("sales.returns");
+    assertThat(v.sql()).contains("FROM sales.\"returns\" r").contains("R.\"returns\"");
   }
 
   @Test
