@@ -60,6 +60,8 @@ class GuardedPayloadsIT {
       s.execute("CREATE SEQUENCE hr.salary_seq");
       s.execute("INSERT INTO hr.employees VALUES (1, 'Ann'), (2, 'Bob')");
       s.execute("INSERT INTO hr.salaries VALUES (1, 91000), (2, 87000)");
+      s.execute("CREATE VIEW big_orders AS SELECT o.order_id, c.name, o.total FROM orders o JOIN customers c USING (customer_id)"
+          + " WHERE o.total > 60");
     }
     ReadOnlyRole.ensure(admin, ROLE, "it-secret", List.of("public", "hr"));
     reader = PooledConnections.asRole(dbUrl, ROLE, "it-secret", 2, "guard-it");
@@ -136,6 +138,21 @@ class GuardedPayloadsIT {
     assertThat(advisoryLocks()).isZero();
     ReadOnlyExecutor.Outcome next = executor.run("SELECT pg_try_advisory_lock(4242)::text", PACKET, 1, 1);
     assertThat(next.rows().orElseThrow().preview().get(0)).containsExactly("true");
+  }
+
+  @Test
+  void aPacketViewMayReadItsOwnTablesButNothingElse() {
+    ReadOnlyExecutor executor = new ReadOnlyExecutor(reader, TIMEOUT_MS);
+    List<String> viewOnly = List.of("big_orders");
+    SqlGuard.Verdict v = SqlGuard.check("SELECT name, total FROM big_orders ORDER BY total", viewOnly, 10);
+    ReadOnlyExecutor.Outcome o = executor.run(v.sql(), viewOnly, 10, 10);
+    assertThat(o.ok()).as(o.message().orElse("")).isTrue();
+    assertThat(o.rows().orElseThrow().preview()).containsExactly(List.of("Globex", "70"), List.of("Acme", "100"));
+    ReadOnlyExecutor.Outcome sneaky = executor.run("SELECT b.name FROM big_orders b WHERE b.total < (SELECT max(amount) FROM hr.salaries)",
+        viewOnly, 10, 10);
+    assertThat(sneaky.error()).contains(ErrorClass.VALIDATION_BLOCK);
+    assertThat(sneaky.stage()).isEqualTo("plan");
+    assertThat(sneaky.message()).get().asString().contains("hr.salaries");
   }
 
   private static long advisoryLocks() throws SQLException {
