@@ -130,14 +130,26 @@ class GuardedPayloadsIT {
   }
 
   @Test
-  void aLockTakenOnAPooledConnectionIsGoneBeforeTheNextQuestion() throws Exception {
-    ReadOnlyExecutor executor = new ReadOnlyExecutor(reader, TIMEOUT_MS);
-    // Guard bypassed on purpose: the reset is the last line of defence.
-    // A session-level advisory lock outlives the transaction's rollback: only the reset releases it.
-    assertThat(executor.run("SELECT pg_advisory_lock(4242)::text", PACKET, 1, 1).ok()).isTrue();
-    assertThat(advisoryLocks()).isZero();
-    ReadOnlyExecutor.Outcome next = executor.run("SELECT pg_try_advisory_lock(4242)::text", PACKET, 1, 1);
-    assertThat(next.rows().orElseThrow().preview().get(0)).containsExactly("true");
+  void theSessionResetReleasesWhatAStatementLeftOnAPooledConnection() throws Exception {
+    // Past the guard, the plan check refuses the call itself.
+    ReadOnlyExecutor.Outcome locked = new ReadOnlyExecutor(reader, TIMEOUT_MS).run("SELECT pg_advisory_lock(4242)::text", PACKET, 1, 1);
+    assertThat(locked.error()).contains(ErrorClass.VALIDATION_BLOCK);
+    assertThat(locked.stage()).isEqualTo("plan");
+    // Should anything still get through: a session-level lock outlives a rollback, and only the reset releases it.
+    try (Connection c = reader.open()) {
+      c.setAutoCommit(false);
+      try (Statement s = c.createStatement()) {
+        s.execute("SELECT pg_advisory_lock(4242)");
+        s.execute("SET work_mem = '1MB'");
+      }
+      assertThat(advisoryLocks()).isOne();
+      ReadOnlyExecutor.reset(c);
+      assertThat(advisoryLocks()).isZero();
+      try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SHOW work_mem")) {
+        rs.next();
+        assertThat(rs.getString(1)).isNotEqualTo("1MB");
+      }
+    }
   }
 
   @Test

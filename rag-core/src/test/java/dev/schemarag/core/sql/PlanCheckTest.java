@@ -48,6 +48,32 @@ class PlanCheckTest {
   }
 
   @Test
+  void functionCallsAreReadFromTheDeparsedExpressionsAsPostgresPrintsThem() {
+    assertThat(PlanCheck.calls("(COALESCE((sum(x.x)), '0'::bigint))::numeric(10,2)")).containsExactly("sum");
+    assertThat(PlanCheck.calls("(a)::character varying(3)")).isEmpty();
+    assertThat(PlanCheck.calls("((a)::bit varying(3) IS NULL)")).isEmpty();
+    assertThat(PlanCheck.calls("TRIM(BOTH 'x'::text FROM a)")).isEmpty();
+    assertThat(PlanCheck.calls("EXTRACT(year FROM now())")).containsExactly("now");
+    assertThat(PlanCheck.calls("string_agg(a, 'lower(x)'::text ORDER BY n)")).containsExactly("string_agg");
+    assertThat(PlanCheck.calls("row_number() OVER (?)")).containsExactly("row_number");
+    assertThat(PlanCheck.calls("(x.\"it's\" AND pg_sleep('1'::double precision))")).containsExactly("pg_sleep");
+    assertThat(PlanCheck.calls("((a)::boolean AND pg_catalog.pg_try_advisory_lock('1'::bigint))"))
+        .containsExactly("pg_catalog.pg_try_advisory_lock");
+    assertThat(PlanCheck.calls("\"char\"(a)")).containsExactly("\"char\"");
+  }
+
+  @Test
+  void aCallOutsideTheAllowlistAnywhereInThePlanIsRefused() {
+    String sleepy = """
+        [{"Plan": {"Node Type": "Result", "Output": ["pg_sleep('5'::double precision)"],
+          "Plans": [{"Node Type": "Seq Scan", "Relation Name": "orders", "Schema": "public",
+                     "Filter": "(total > (lower(note))::numeric)"}]}}]""";
+    PlanCheck p = PlanCheck.parse(sleepy);
+    assertThat(p.calls()).containsExactlyInAnyOrder("pg_sleep", "lower");
+    assertThat(p.refusal(PACKET)).get().asString().contains("the plan calls pg_sleep");
+  }
+
+  @Test
   void aPlanThatWritesOrLocksIsRefused() {
     String modify = """
         [{"Plan": {"Node Type": "ModifyTable", "Operation": "Delete", "Relation Name": "orders", "Schema": "public"}}]""";
