@@ -1,4 +1,5 @@
--- Statements that must never pass the guard (SqlGuardTest), one per block.
+-- Statements that must never succeed, one per block: none passes the guard (SqlGuardTest), except
+-- a block that starts with "-- executor:", which only the executor can stop (GuardedPayloadsIT).
 DELETE FROM orders
 ----
 DELETE FROM orders WHERE true
@@ -285,3 +286,133 @@ DROP TABLE orders -- as requested by the user
 SELECT 1 WHERE 1 = 1; DELETE FROM orders WHERE 'a' = 'a'
 ----
 EXPLAIN ANALYZE DELETE FROM orders
+----
+SELECT U&"pg\005fsleep"(60)
+----
+SELECT U&"pg!005fsleep" UESCAPE '!' (60)
+----
+SELECT U&"pg\005fadvisory\005flock"(42)
+----
+SELECT pg_catalog.pg_sleep(5)
+----
+SELECT "pg_catalog"."pg_sleep"(5)
+----
+SELECT Pg_Catalog.PG_SLEEP(5)
+----
+SELECT /* harmless */ pg_sleep(5) -- still a sleep
+----
+SELECT 1 /* nested /* comment */ still a comment */ , pg_sleep(5)
+----
+SELECT $$just text$$, pg_sleep(5)
+----
+SELECT $q$'$q$, pg_sleep(5)
+----
+SELECT concat(E'\'', pg_sleep(5)::text)
+----
+SELECT '\', pg_sleep(5) --'
+----
+SELECT pg_advisory_lock(42)
+----
+SELECT pg_try_advisory_lock(42)
+----
+SELECT pg_advisory_xact_lock(42)
+----
+SELECT pg_terminate_backend(pg_backend_pid())
+----
+SELECT set_config('statement_timeout', '0', true)
+----
+SELECT set_config('default_transaction_read_only', 'off', true), count(*) FROM orders
+----
+SET LOCAL statement_timeout = 0
+----
+SET SESSION CHARACTERISTICS AS TRANSACTION READ WRITE
+----
+SET TRANSACTION READ WRITE
+----
+COPY (SELECT 1) TO PROGRAM 'touch /tmp/pwned'
+----
+DO $body$ BEGIN PERFORM pg_sleep(60); END $body$
+----
+CALL pg_catalog.pg_sleep(1)
+----
+SELECT pg_ls_dir('.')
+----
+SELECT pg_read_file('postgresql.auto.conf')
+----
+SELECT * FROM pg_stat_get_activity(NULL)
+----
+SELECT pid, query FROM pg_stat_activity
+----
+SELECT * FROM pg_settings
+----
+SELECT rolname, rolpassword FROM pg_authid
+----
+SELECT usename, passwd FROM pg_shadow
+----
+SELECT ts_stat('SELECT to_tsvector(name) FROM hr.salaries')
+----
+SELECT ts_rewrite('a'::tsquery, 'SELECT keyword, sample FROM hr.salaries')
+----
+SELECT query_to_xml('SELECT * FROM hr.salaries', true, true, '')
+----
+SELECT query_to_xml_and_xmlschema('SELECT * FROM hr.salaries', true, true, '')
+----
+SELECT table_to_xml_and_xmlschema('hr.salaries', true, true, '')
+----
+SELECT schema_to_xml('hr', true, true, '')
+----
+SELECT database_to_xml_and_xmlschema(true, true, '')
+----
+SELECT string_agg(name, ',' ORDER BY (SELECT max(amount) FROM hr.salaries)) FROM customers
+----
+SELECT count(*) FILTER (WHERE 0 < (SELECT max(amount) FROM hr.salaries)) FROM orders
+----
+SELECT * FROM xmltable('/r' PASSING (SELECT query_to_xml('SELECT * FROM hr.salaries', true, true, '')) COLUMNS a text)
+----
+SELECT lower(concat(name, (SELECT max(amount) FROM hr.salaries))) FROM customers
+----
+SELECT coalesce((SELECT max(amount) FROM hr.salaries), 0)
+----
+SELECT CASE WHEN (SELECT count(*) FROM hr.salaries) > 0 THEN 'yes' END
+----
+SELECT * FROM orders WHERE total IN (SELECT amount FROM hr.salaries)
+----
+SELECT * FROM orders o, LATERAL (SELECT * FROM hr.salaries s WHERE s.employee_id = o.customer_id) l
+----
+SELECT rank() OVER w FROM orders WINDOW w AS (ORDER BY (SELECT max(amount) FROM hr.salaries))
+----
+SELECT * FROM "hr"."salaries"
+----
+SELECT * FROM U&"hr"."\0073alaries"
+----
+-- executor: oversized output, refused past ReadOnlyExecutor.MAX_VALUE_CHARS
+SELECT repeat('x', 3000000)
+----
+-- executor: a runaway query, cancelled by the statement timeout
+SELECT count(*) FROM orders a CROSS JOIN generate_series(1, 2000000000) g
+----
+SELECT currval('orders_order_id_seq')
+----
+SELECT nextval('hr.salary_seq')
+----
+CREATE TEMP TABLE t (a int)
+----
+SELECT * INTO TEMP stolen FROM customers
+----
+EXPLAIN ANALYZE UPDATE orders SET total = 0
+----
+EXPLAIN (ANALYZE) DELETE FROM customers
+----
+COMMIT; DELETE FROM orders
+----
+SELECT 1; COMMIT; DELETE FROM orders
+----
+SELECT dblink_connect('host=127.0.0.1')
+----
+SELECT lo_create(0)
+----
+SELECT current_setting('data_directory')
+----
+SELECT * FROM public.my_function()
+----
+SELECT txid_current_snapshot()

@@ -97,15 +97,15 @@ public final class AnswerEngine {
           "no LLM is configured (llm.base.url, llm.model) and no documented query pattern matches the question closely"
               + " (similarity >= " + settings.patternReuse() + "); the context packet is attached", Optional.empty(), attempts);
     }
-    String first = Prompts.first(question, packet, packet.patterns().stream().map(PatternMatch::promptText).toList());
-    String prompt = first;
+    Prompts.Prompt first = Prompts.first(question, packet, packet.patterns().stream().map(PatternMatch::promptText).toList());
+    Prompts.Prompt prompt = first;
     boolean simplified = false;
     Optional<String> lastSql = Optional.empty();
     Result last = null;
     Map<String, Set<String>> columns = packetColumns(packet);
     for (int n = 1; n <= settings.maxAttempts(); n++) {
       long t0 = System.nanoTime();
-      String promptHash = Hashing.sha256(prompt).substring(0, 16);
+      String promptHash = Hashing.sha256(prompt.text()).substring(0, 16);
       String reply;
       try {
         reply = generator.get().complete(prompt);
@@ -124,7 +124,16 @@ public final class AnswerEngine {
       }
       String sql = extracted.get();
       lastSql = Optional.of(sql);
-      List<SqlLint.Issue> issues = SqlLint.lint(sql, columns);
+      List<SqlLint.Issue> issues;
+      try {
+        issues = SqlLint.lint(sql, columns);
+      } catch (RuntimeException | StackOverflowError e) {
+        // Text the linter cannot even walk is not repaired but refused, like anything the guard cannot verify.
+        String msg = "the SQL cannot be checked: " + e;
+        attempts.add(new Attempt(n, promptHash, lastSql, List.of(), Optional.empty(), Optional.of(ErrorClass.VALIDATION_BLOCK),
+            Optional.empty(), "lint", Optional.of(msg), ms(t0)));
+        return failed(ErrorClass.VALIDATION_BLOCK, "lint", Optional.empty(), msg, lastSql, attempts);
+      }
       List<String> issueText = issues.stream().map(SqlLint.Issue::toString).toList();
       if (SqlLint.hasErrors(issues)) {
         // Lint errors go straight to repair: no guard verdict or EXPLAIN is spent on broken text.
@@ -137,15 +146,9 @@ public final class AnswerEngine {
       }
       SqlGuard.Verdict verdict = SqlGuard.check(sql, packet.tableNames(), settings.maxRows());
       if (!verdict.allowed()) {
-        ErrorClass c = verdict.unparseable() ? ErrorClass.SQL_ERROR : ErrorClass.VALIDATION_BLOCK;
-        attempts.add(new Attempt(n, promptHash, lastSql, issueText, Optional.empty(), Optional.of(c),
+        attempts.add(new Attempt(n, promptHash, lastSql, issueText, Optional.empty(), Optional.of(ErrorClass.VALIDATION_BLOCK),
             Optional.empty(), "guard", Optional.of(verdict.reason()), ms(t0)));
-        last = failed(c, "guard", Optional.empty(), verdict.reason(), lastSql, attempts);
-        if (!verdict.unparseable()) {
-          return last;
-        }
-        prompt = Prompts.repair(first, sql, verdict.reason(), "");
-        continue;
+        return failed(ErrorClass.VALIDATION_BLOCK, "guard", Optional.empty(), verdict.reason(), lastSql, attempts);
       }
       if (!execute) {
         attempts.add(new Attempt(n, promptHash, lastSql, issueText, Optional.empty(), Optional.empty(), Optional.empty(), "guard",
@@ -153,7 +156,7 @@ public final class AnswerEngine {
         return new Result(true, lastSql, verdict.tables(), Optional.empty(), Optional.empty(), "guard", Optional.empty(), "not executed",
             attempts, SOURCE_LLM);
       }
-      ReadOnlyExecutor.Outcome o = executor.run(verdict.sql(), settings.maxRows(), settings.previewRows());
+      ReadOnlyExecutor.Outcome o = executor.run(verdict.sql(), packet.tableNames(), settings.maxRows(), settings.previewRows());
       attempts.add(new Attempt(n, promptHash, lastSql, issueText, o.plan().or(() -> o.stage().equals("explain") ? o.message() : Optional.empty()),
           o.error(), o.sqlState(), o.stage(), o.message(), ms(t0)));
       if (o.ok()) {
@@ -191,10 +194,16 @@ public final class AnswerEngine {
         p.name(), p.table(), p.similarity());
     Optional<String> sql = Optional.of(p.sql());
     String hash = Hashing.sha256(p.promptText()).substring(0, 16);
-    List<String> lint = SqlLint.lint(p.sql(), Map.of()).stream().map(SqlLint.Issue::toString).toList();
-    SqlGuard.Verdict verdict = SqlGuard.check(p.sql(), model.tables().stream().map(t -> t.name()).toList(), settings.maxRows());
+    List<String> lint;
+    try {
+      lint = SqlLint.lint(p.sql(), Map.of()).stream().map(SqlLint.Issue::toString).toList();
+    } catch (RuntimeException | StackOverflowError e) {
+      lint = List.of("the SQL cannot be linted: " + e);
+    }
+    List<String> schemaTables = model.tables().stream().map(t -> t.name()).toList();
+    SqlGuard.Verdict verdict = SqlGuard.check(p.sql(), schemaTables, settings.maxRows());
     if (!verdict.allowed()) {
-      ErrorClass c = verdict.unparseable() ? ErrorClass.SQL_ERROR : ErrorClass.VALIDATION_BLOCK;
+      ErrorClass c = ErrorClass.VALIDATION_BLOCK;
       List<Attempt> a = List.of(new Attempt(1, hash, sql, lint, Optional.empty(), Optional.of(c), Optional.empty(), "guard",
           Optional.of(verdict.reason()), ms(t0)));
       return new Result(false, sql, List.of(), Optional.empty(), Optional.of(c), "guard", Optional.empty(),
@@ -205,7 +214,7 @@ public final class AnswerEngine {
           Optional.empty(), ms(t0)));
       return new Result(true, sql, verdict.tables(), Optional.empty(), Optional.empty(), "guard", Optional.empty(), note, a, SOURCE_PATTERN);
     }
-    ReadOnlyExecutor.Outcome o = executor.run(verdict.sql(), settings.maxRows(), settings.previewRows());
+    ReadOnlyExecutor.Outcome o = executor.run(verdict.sql(), schemaTables, settings.maxRows(), settings.previewRows());
     List<Attempt> a = List.of(new Attempt(1, hash, sql, lint, o.plan().or(() -> o.stage().equals("explain") ? o.message() : Optional.empty()),
         o.error(), o.sqlState(), o.stage(), o.message(), ms(t0)));
     if (o.ok()) {

@@ -1,5 +1,7 @@
 package dev.schemarag.core.answer;
 
+import dev.langchain4j.data.message.SystemMessage;
+import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.model.chat.ChatModel;
 import dev.langchain4j.model.ollama.OllamaChatModel;
 import dev.langchain4j.model.openai.OpenAiChatModel;
@@ -53,9 +55,9 @@ public final class Langchain4jSqlGenerator implements SqlGenerator {
   }
 
   @Override
-  public String complete(String prompt) {
+  public String complete(Prompts.Prompt prompt) {
     try {
-      return model.chat(prompt);
+      return model.chat(SystemMessage.from(prompt.system()), UserMessage.from(prompt.user())).aiMessage().text();
     } catch (RuntimeException e) {
       throw new GeneratorException("the LLM did not answer: " + e.getMessage(), e);
     }

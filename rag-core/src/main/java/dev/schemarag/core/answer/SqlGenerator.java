@@ -4,7 +4,8 @@ package dev.schemarag.core.answer;
 @FunctionalInterface
 public interface SqlGenerator {
 
-  String complete(String prompt);
+  /** @param prompt the system message (instructions) and the user message (schema data and question) */
+  String complete(Prompts.Prompt prompt);
 
   /** The model could not be reached or answered with an error: an infrastructure failure, never retried. */
   class GeneratorException extends RuntimeException {

@@ -1,6 +1,7 @@
 package dev.schemarag.core.retrieval;
 
 import dev.schemarag.core.schema.ForeignKey;
+import dev.schemarag.core.text.PromptData;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -61,22 +62,22 @@ public record SchemaContextPacket(String databaseId, String question, List<Packe
     return tables.stream().mapToInt(PacketTable::tokenEstimate).sum();
   }
 
-  /** The packet as prompt text: DDL, FK edges and join paths. */
+  /** The packet as prompt text: DDL, FK edges and join paths, each object on one line and capped ({@link PromptData}). */
   public String toPrompt() {
     List<String> lines = new ArrayList<>();
     if (!modules.isEmpty()) {
-      lines.add("-- modules: " + String.join(", ", modules));
+      lines.add("-- modules: " + PromptData.line(String.join(", ", modules), PromptData.MAX_OBJECT_CHARS));
     }
     for (PacketTable t : tables) {
-      lines.add(t.compactDdl());
+      lines.add(PromptData.tableLine(t.compactDdl()));
     }
     if (!fkEdges.isEmpty()) {
       lines.add("-- foreign keys:");
-      fkEdges.forEach(fk -> lines.add("--   " + fk.joinCondition()));
+      fkEdges.forEach(fk -> lines.add("--   " + PromptData.line(fk.joinCondition(), PromptData.MAX_OBJECT_CHARS)));
     }
     if (!joinPaths.isEmpty()) {
       lines.add("-- join paths:");
-      joinPaths.forEach(p -> lines.add("--   " + p));
+      joinPaths.forEach(p -> lines.add("--   " + PromptData.line(p, PromptData.MAX_OBJECT_CHARS)));
     }
     return String.join("\n", lines);
   }

@@ -2,20 +2,33 @@ package dev.schemarag.core.sql;
 
 import dev.schemarag.core.store.ConnectionSource;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
- * Runs guarded SQL: EXPLAIN first, then the query, both inside a READ ONLY transaction with a
- * statement timeout, on connections of the read-only role. Failures come back classified by
- * SQLSTATE, never thrown.
+ * Runs guarded SQL on connections of the read-only role, inside a READ ONLY transaction with a
+ * statement timeout: {@code EXPLAIN (VERBOSE, FORMAT JSON)} first, whose plan must read only the
+ * packet's relations ({@link PlanCheck}), then the query. Every connection is reset before it goes
+ * back to its pool ({@code DISCARD ALL}, advisory locks released), so nothing one question did to
+ * its session is there for the next. Failures come back classified, never thrown.
  */
 public final class ReadOnlyExecutor {
+
+  /** The longest single value an answer carries: longer output (repeat('x', 3000000)) fails the answer as oversized. */
+  public static final int MAX_VALUE_CHARS = 65_536;
+  /** The most characters all preview values of one answer carry together. */
+  public static final int MAX_PREVIEW_CHARS = 262_144;
+  /** Rows fetched per round trip, so rows are streamed rather than held all at once. */
+  static final int FETCH_SIZE = 200;
 
   private final ConnectionSource reader;
   private final int timeoutMs;
@@ -28,55 +41,144 @@ public final class ReadOnlyExecutor {
   /** Rows of an answer: column names, up to {@code previewRows} rows as text, and the row count. */
   public record Rows(List<String> columns, List<List<String>> preview, long rowCount) {}
 
-  /** What happened: the EXPLAIN plan's first line, rows on success, or the classified failure. */
+  /**
+   * What happened: the plan's top line, rows on success, or the classified failure.
+   *
+   * @param stage explain, plan (the plan check refused), execute
+   */
   public record Outcome(String stage, Optional<String> plan, Optional<Rows> rows, Optional<ErrorClass> error,
                         Optional<String> sqlState, Optional<String> message) {
     public boolean ok() {
       return error.isEmpty();
     }
+
+    static Outcome refused(String stage, Optional<String> plan, String why) {
+      return new Outcome(stage, plan, Optional.empty(), Optional.of(ErrorClass.VALIDATION_BLOCK), Optional.empty(), Optional.of(why));
+    }
   }
 
-  public Outcome run(String sql, int maxRows, int previewRows) {
+  /**
+   * @param allowedTables the relations the statement may read (the packet's tables, as the guard was given them)
+   */
+  public Outcome run(String sql, Collection<String> allowedTables, int maxRows, int previewRows) {
     String stage = "explain";
+    Optional<String> summary = Optional.empty();
     try (Connection c = reader.open()) {
-      c.setAutoCommit(false);
-      c.setReadOnly(true);
-      try (Statement s = c.createStatement()) {
-        s.execute("SET TRANSACTION READ ONLY");
-        s.execute("SET LOCAL statement_timeout = " + Math.max(1, timeoutMs));
-        String plan;
-        try (ResultSet rs = s.executeQuery("EXPLAIN " + sql)) {
-          plan = rs.next() ? rs.getString(1) : "";
-        }
-        stage = "execute";
-        s.setMaxRows(maxRows);
-        List<String> columns = new ArrayList<>();
-        List<List<String>> preview = new ArrayList<>();
-        long count = 0;
-        try (ResultSet rs = s.executeQuery(sql)) {
-          ResultSetMetaData md = rs.getMetaData();
-          for (int i = 1; i <= md.getColumnCount(); i++) {
-            columns.add(md.getColumnLabel(i));
+      try {
+        c.setAutoCommit(false);
+        c.setReadOnly(true);
+        try (Statement s = c.createStatement()) {
+          s.setEscapeProcessing(false); // the driver must not rewrite {fn …} escapes: the guard checked the text as it is
+          s.execute("SET TRANSACTION READ ONLY");
+          s.execute("SET LOCAL statement_timeout = " + Math.max(1, timeoutMs));
+          s.execute("SET LOCAL standard_conforming_strings = on"); // backslashes in strings are plain, as the guard read them
+          PlanCheck plan;
+          try (ResultSet rs = s.executeQuery("EXPLAIN (VERBOSE, FORMAT JSON) " + sql)) {
+            plan = PlanCheck.parse(rs.next() ? rs.getString(1) : "");
           }
-          while (rs.next()) {
-            count++;
-            if (preview.size() < previewRows) {
-              List<String> row = new ArrayList<>(columns.size());
-              for (int i = 1; i <= columns.size(); i++) {
-                row.add(rs.getString(i));
+          summary = Optional.of(plan.summary());
+          stage = "plan";
+          Optional<String> refused = plan.refusal(allowedTables);
+          if (refused.isPresent()) {
+            // A packet view is planned as the tables it reads: those are allowed too.
+            Set<String> withViewBases = new HashSet<>(allowedTables);
+            withViewBases.addAll(viewBases(c, allowedTables));
+            refused = plan.refusal(withViewBases);
+          }
+          if (refused.isPresent()) {
+            return Outcome.refused(stage, summary, refused.get());
+          }
+          stage = "execute";
+          s.setMaxRows(maxRows);
+          s.setFetchSize(FETCH_SIZE);
+          List<String> columns = new ArrayList<>();
+          List<List<String>> preview = new ArrayList<>();
+          long count = 0;
+          long previewChars = 0;
+          try (ResultSet rs = s.executeQuery(sql)) {
+            ResultSetMetaData md = rs.getMetaData();
+            for (int i = 1; i <= md.getColumnCount(); i++) {
+              columns.add(md.getColumnLabel(i));
+            }
+            while (rs.next()) {
+              count++;
+              if (preview.size() < previewRows) {
+                List<String> row = new ArrayList<>(columns.size());
+                for (int i = 1; i <= columns.size(); i++) {
+                  String v = rs.getString(i);
+                  int len = v == null ? 0 : v.length();
+                  if (len > MAX_VALUE_CHARS) {
+                    return Outcome.refused(stage, summary, "oversized output: column " + columns.get(i - 1) + " holds a value of "
+                        + len + " characters, over the limit of " + MAX_VALUE_CHARS);
+                  }
+                  previewChars += len;
+                  row.add(v);
+                }
+                if (previewChars > MAX_PREVIEW_CHARS) {
+                  return Outcome.refused(stage, summary, "oversized output: the first " + (preview.size() + 1) + " rows hold over "
+                      + MAX_PREVIEW_CHARS + " characters");
+                }
+                preview.add(row);
               }
-              preview.add(row);
             }
           }
+          return new Outcome(stage, summary, Optional.of(new Rows(columns, preview, count)), Optional.empty(),
+              Optional.empty(), Optional.empty());
         }
-        c.rollback(); // nothing to keep: a read-only transaction ends either way
-        return new Outcome(stage, Optional.of(plan), Optional.of(new Rows(columns, preview, count)), Optional.empty(),
-            Optional.empty(), Optional.empty());
+      } finally {
+        reset(c);
       }
     } catch (SQLException e) {
       String state = e.getSQLState();
-      return new Outcome(stage, Optional.empty(), Optional.empty(), Optional.of(state == null ? ErrorClass.INFRA_FAILURE
+      return new Outcome(stage, summary, Optional.empty(), Optional.of(state == null ? ErrorClass.INFRA_FAILURE
           : ErrorClass.ofSqlState(state)), Optional.ofNullable(state), Optional.ofNullable(e.getMessage()));
+    } catch (IllegalArgumentException e) {
+      return Outcome.refused(stage, summary, e.getMessage());
     }
+  }
+
+  /**
+   * Ends the transaction and clears everything a statement could have left on the session
+   * (settings, prepared statements, cursors, temporary tables, LISTEN, advisory locks) before the
+   * connection goes back to its pool. A connection that cannot be reset is closed for good.
+   */
+  static void reset(Connection c) {
+    try {
+      c.rollback(); // nothing to keep: a read-only transaction ends either way
+      c.setAutoCommit(true);
+      try (Statement s = c.createStatement()) {
+        s.execute("SELECT pg_advisory_unlock_all()");
+        s.execute("DISCARD ALL"); // outside a transaction block, as PostgreSQL requires
+      }
+    } catch (SQLException e) {
+      try {
+        c.abort(Runnable::run); // never hand a session in an unknown state to the next question
+      } catch (SQLException ignored) {
+        // already gone: the pool drops it
+      }
+    }
+  }
+
+  /** The relations that the packet's views read, recursively through views on views, as {@code schema.name}. */
+  static Set<String> viewBases(Connection c, Collection<String> allowedTables) throws SQLException {
+    List<String> qualified = allowedTables.stream().map(SqlGuard::normalize).map(t -> t.contains(".") ? t : "public." + t).toList();
+    Set<String> out = new HashSet<>();
+    try (PreparedStatement ps = c.prepareStatement("""
+        WITH RECURSIVE v(oid) AS (
+          SELECT c.oid FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+           WHERE c.relkind = 'v' AND lower(n.nspname || '.' || c.relname) = ANY (?)
+          UNION
+          SELECT d.refobjid FROM v JOIN pg_rewrite r ON r.ev_class = v.oid
+            JOIN pg_depend d ON d.classid = 'pg_rewrite'::regclass AND d.objid = r.oid
+             AND d.refclassid = 'pg_class'::regclass AND d.refobjid <> v.oid)
+        SELECT n.nspname, c.relname FROM v JOIN pg_class c ON c.oid = v.oid JOIN pg_namespace n ON n.oid = c.relnamespace""")) {
+      ps.setArray(1, c.createArrayOf("text", qualified.toArray()));
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          out.add(rs.getString(1) + "." + rs.getString(2));
+        }
+      }
+    }
+    return out;
   }
 }

@@ -1,13 +1,12 @@
 package dev.schemarag.core.sql;
 
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
-import net.sf.jsqlparser.JSQLParserException;
 import net.sf.jsqlparser.parser.CCJSqlParserUtil;
 import net.sf.jsqlparser.statement.Statement;
 import net.sf.jsqlparser.statement.Statements;
@@ -16,35 +15,25 @@ import net.sf.jsqlparser.statement.select.Select;
 import net.sf.jsqlparser.statement.select.WithItem;
 
 /**
- * Decides whether generated SQL may run at all: exactly one statement, a SELECT (or WITH whose
- * every CTE is a SELECT), no SELECT INTO, no FOR UPDATE/SHARE, only tables of the context packet,
- * no side-effecting or dangerous function. An accepted statement comes back wrapped so that it
- * returns at most {@code maxRows} rows. A rejection is a {@code validation_block}: never retried.
+ * Decides whether generated SQL may run at all. The text is first read as PostgreSQL reads it and
+ * rewritten into one canonical form ({@link PgText}); then it must be exactly one SELECT (or WITH
+ * whose every CTE is a SELECT), with no SELECT INTO and no FOR UPDATE/SHARE, reading only tables
+ * of the context packet (in every sub-query, wherever it stands: {@link SyntaxSweep}) and calling
+ * only allowed built-in functions ({@link BuiltinFunctions}). An accepted statement comes back
+ * canonical and wrapped so that it returns at most {@code maxRows} rows. Any rejection, a parse
+ * failure included, is a {@code validation_block}: never retried.
  */
 public final class SqlGuard {
 
-  /** Functions that write, wait, reach outside the database or run SQL of their own. */
-  static final Set<String> DENIED = Set.of(
-      "pg_sleep", "pg_sleep_for", "pg_sleep_until", "pg_terminate_backend", "pg_cancel_backend", "pg_reload_conf",
-      "pg_rotate_logfile", "set_config", "nextval", "setval", "pg_notify", "pg_switch_wal", "pg_promote",
-      "pg_logical_emit_message", "pg_log_backend_memory_contexts", "pg_import_system_collations",
-      "query_to_xml", "query_to_xml_and_xmlschema", "query_to_xmlschema", "cursor_to_xml", "cursor_to_xmlschema",
-      "table_to_xml", "table_to_xml_and_xmlschema", "schema_to_xml", "database_to_xml", "pg_current_xact_id",
-      "txid_current", "pg_create_restore_point", "pg_backup_start", "pg_backup_stop");
-  /** Whole families: large objects, dblink, advisory locks, server files, replication, stats resets. */
-  static final List<String> DENIED_PREFIXES = List.of(
-      "lo_", "dblink", "pg_advisory", "pg_try_advisory", "pg_read_", "pg_ls_", "pg_stat_file", "pg_file_",
-      "pg_replication_", "pg_create_", "pg_drop_", "pg_stat_reset", "pg_copy_");
+  /** Schemas whose tables never answer a question: PostgreSQL's catalogs. */
+  static final Set<String> CATALOG_SCHEMAS = Set.of("pg_catalog", "information_schema", "pg_toast");
+  /** First words of a statement that reads: anything else (SET, COPY, DO, CALL, EXPLAIN, …) is refused before parsing. */
+  private static final Set<String> READING_STARTS = Set.of("SELECT", "WITH", "(");
 
-  /**
-   * The guard's decision.
-   *
-   * @param unparseable the SQL could not be parsed: nothing can be verified, but nothing ran either,
-   *     so a repaired statement may be tried (unlike any other rejection)
-   */
-  public record Verdict(boolean allowed, String reason, String sql, List<String> tables, boolean unparseable) {
+  /** The guard's decision; {@code sql} is the canonical, capped statement to run when allowed. */
+  public record Verdict(boolean allowed, String reason, String sql, List<String> tables) {
     static Verdict block(String reason) {
-      return new Verdict(false, reason, null, List.of(), false);
+      return new Verdict(false, reason, null, List.of());
     }
   }
 
@@ -58,77 +47,111 @@ public final class SqlGuard {
     if (sql == null || sql.isBlank()) {
       return Verdict.block("no SQL");
     }
+    PgText.Canonical text;
+    try {
+      text = PgText.canonical(sql);
+    } catch (PgText.Rejected e) {
+      return Verdict.block(e.getMessage());
+    }
+    if (!READING_STARTS.contains(text.firstWord())) {
+      return Verdict.block("only SELECT or WITH … SELECT is allowed, found " + text.firstWord());
+    }
     Statements parsed;
     try {
-      parsed = CCJSqlParserUtil.parseStatements(sql);
-    } catch (JSQLParserException e) {
-      return new Verdict(false, "not parseable SQL: " + firstLine(e), null, List.of(), true);
+      parsed = CCJSqlParserUtil.parseStatements(text.text());
+    } catch (Exception | StackOverflowError e) {
+      // jsqlparser fails on some PostgreSQL it cannot read, and on some it should not accept; either way nothing is verified.
+      return Verdict.block("not parseable SQL, so it cannot be verified: " + firstLine(e));
     }
     List<Statement> statements = parsed == null ? List.of() : parsed;
     if (statements.size() != 1) {
       return Verdict.block("exactly one statement is allowed, found " + statements.size());
     }
     Statement st = statements.get(0);
-    if (!(st instanceof Select select)) {
+    if (!(st instanceof Select)) {
       return Verdict.block("only SELECT or WITH … SELECT is allowed, found " + st.getClass().getSimpleName().toUpperCase(Locale.ROOT));
     }
-    StatementWalker w;
+    SyntaxSweep w;
     try {
-      w = StatementWalker.walk(select);
-    } catch (UnsupportedOperationException e) {
-      return Verdict.block("statement uses a construct the guard cannot inspect: " + e.getMessage());
+      w = SyntaxSweep.of(st);
+    } catch (RuntimeException | StackOverflowError e) {
+      return Verdict.block("statement uses a construct the guard cannot inspect: " + e);
     }
+    Set<String> lexed = new HashSet<>(text.strings());
+    for (String s : w.strings) {
+      if (!lexed.contains(s)) {
+        return Verdict.block("the SQL parser and PostgreSQL read a string literal differently: " + abbreviate(s));
+      }
+    }
+    if (!w.forbidden.isEmpty()) {
+      return Verdict.block(w.forbidden.get(0) + " is not allowed");
+    }
+    Set<String> cteNames = new HashSet<>();
     for (WithItem<?> with : w.withItems) {
       if (!(with.getStatement() instanceof Select)) {
         return Verdict.block("CTE " + with.getAliasName() + " is not a SELECT (data-modifying CTE)");
       }
+      cteNames.add(PgText.identifier(with.getAliasName()));
     }
-    if (select.getWithItemsList() != null) {
-      for (WithItem<?> with : select.getWithItemsList()) {
-        if (!(with.getStatement() instanceof Select)) {
-          return Verdict.block("CTE " + with.getAliasName() + " is not a SELECT (data-modifying CTE)");
-        }
-      }
-    }
-    for (PlainSelect ps : w.plainSelects) {
-      if (ps.getIntoTables() != null && !ps.getIntoTables().isEmpty() || ps.getIntoTempTable() != null) {
-        return Verdict.block("SELECT INTO creates a table");
-      }
-      if (ps.getForMode() != null || ps.getForUpdateTable() != null) {
+    for (Select s : w.selects) {
+      if (s.getForMode() != null || s.getForUpdate() != null || s.getForUpdateTable() != null
+          || s.getForUpdateTables() != null && !s.getForUpdateTables().isEmpty()) {
         return Verdict.block("SELECT … FOR UPDATE/SHARE takes locks");
       }
-    }
-    if (select.getForMode() != null) {
-      return Verdict.block("SELECT … FOR UPDATE/SHARE takes locks");
-    }
-    for (String f : w.functions) {
-      Optional<String> denied = deniedFunction(f);
-      if (denied.isPresent()) {
-        return Verdict.block("function " + denied.get() + " is not allowed");
+      if (s instanceof PlainSelect ps) {
+        if (ps.getIntoTables() != null && !ps.getIntoTables().isEmpty() || ps.getIntoTempTable() != null) {
+          return Verdict.block("SELECT INTO creates a table");
+        }
+        if (ps.getForMode() != null || ps.getForUpdateTable() != null) {
+          return Verdict.block("SELECT … FOR UPDATE/SHARE takes locks");
+        }
       }
     }
     Set<String> allowed = new HashSet<>();
     allowedTables.forEach(t -> allowed.add(normalize(t)));
-    List<String> used = new ArrayList<>();
-    for (String t : w.tables) {
-      String n = normalize(t);
-      if (!allowed.contains(n)) {
-        return Verdict.block("table " + t + " is not in the context packet");
+    Set<String> used = new LinkedHashSet<>();
+    for (var t : w.tables) {
+      List<String> parts = PgText.qualifiedName(t.getFullyQualifiedName());
+      if (parts.size() == 1 && cteNames.contains(parts.get(0))) {
+        continue;
       }
-      used.add(n);
+      Optional<String> refused = tableRefusal(parts, allowed);
+      if (refused.isPresent()) {
+        return Verdict.block(refused.get());
+      }
+      used.add(key(parts));
     }
-    return new Verdict(true, "ok", capped(sql, maxRows), List.copyOf(new java.util.LinkedHashSet<>(used)), false);
+    for (String f : w.functions) {
+      Optional<String> refused = BuiltinFunctions.refusal(PgText.qualifiedName(f));
+      if (refused.isPresent()) {
+        return Verdict.block(refused.get());
+      }
+    }
+    return new Verdict(true, "ok", capped(text.text(), maxRows), List.copyOf(used));
   }
 
-  static Optional<String> deniedFunction(String name) {
-    String n = name.toLowerCase(Locale.ROOT);
-    int dot = n.lastIndexOf('.');
-    String bare = dot >= 0 ? n.substring(dot + 1) : n;
-    bare = bare.replace("\"", "");
-    if (DENIED.contains(bare) || DENIED_PREFIXES.stream().anyMatch(bare::startsWith)) {
-      return Optional.of(bare);
+  /** Why reading this relation is refused, or empty when the packet holds it. */
+  static Optional<String> tableRefusal(List<String> parts, Set<String> allowedKeys) {
+    String shown = String.join(".", parts);
+    if (parts.size() > 2) {
+      return Optional.of("table " + shown + " names another database");
+    }
+    boolean catalog = parts.size() == 2 ? CATALOG_SCHEMAS.contains(parts.get(0)) : parts.get(0).startsWith("pg_");
+    if (catalog) {
+      return Optional.of("table " + shown + " is a catalog table: not in the context packet");
+    }
+    if (!allowedKeys.contains(key(parts).toLowerCase(Locale.ROOT))) {
+      return Optional.of("table " + shown + " is not in the context packet");
     }
     return Optional.empty();
+  }
+
+  /** A resolved name as the model keys it: bare for {@code public}, else {@code schema.table}. */
+  static String key(List<String> parts) {
+    if (parts.size() == 2 && !parts.get(0).equals("public")) {
+      return parts.get(0) + "." + parts.get(1);
+    }
+    return parts.get(parts.size() - 1);
   }
 
   /** Lower case, quotes removed, {@code public.} dropped: the model's key for a table. */
@@ -146,7 +169,11 @@ public final class SqlGuard {
     return "SELECT * FROM (\n" + body + "\n) AS _q LIMIT " + Math.max(1, maxRows);
   }
 
-  private static String firstLine(Exception e) {
+  private static String abbreviate(String s) {
+    return s.length() > 60 ? s.substring(0, 60) + "…" : s;
+  }
+
+  private static String firstLine(Throwable e) {
     String m = String.valueOf(e.getCause() != null ? e.getCause().getMessage() : e.getMessage());
     int nl = m.indexOf('\n');
     return nl > 0 ? m.substring(0, nl) : m;

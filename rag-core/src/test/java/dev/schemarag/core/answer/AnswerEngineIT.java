@@ -86,12 +86,15 @@ class AnswerEngineIT {
   @Test
   void deletesAndDataModifyingCtesAreBlockedWithoutRetry() throws Exception {
     for (String bad : List.of("DELETE FROM " + s + ".orders",
-        "WITH d AS (DELETE FROM " + s + ".orders RETURNING *) SELECT count(*) FROM d")) {
+        "WITH d AS (DELETE FROM " + s + ".orders RETURNING *) SELECT count(*) FROM d",
+        "CALL cleanup()", "SET statement_timeout = 0", "COPY " + s + ".orders TO PROGRAM 'true'",
+        "DO $$ BEGIN DELETE FROM " + s + ".orders; END $$", "SELEC name FROM " + s + ".customers",
+        "SELECT U&\"pg\\005fsleep\"(5)")) {
       try (ScriptedLlmServer stub = ScriptedLlmServer.replying("```sql\n" + bad + "\n```", correct())) {
         AnswerEngine.Result r = engine(openAi(stub), 5000).answer("Remove all orders", packet, true);
         assertThat(r.answered()).isFalse();
-        assertThat(r.error()).contains(ErrorClass.VALIDATION_BLOCK);
-        assertThat(r.stage()).isEqualTo("guard");
+        assertThat(r.error()).as(bad).contains(ErrorClass.VALIDATION_BLOCK);
+        assertThat(r.stage()).as(bad).isIn("guard", "lint");
         assertThat(r.attempts()).hasSize(1);
         assertThat(stub.requests()).hasSize(1);
       }
@@ -193,7 +196,7 @@ class AnswerEngineIT {
     try (ScriptedLlmServer stub = ScriptedLlmServer.replying("SELECT count(*) FROM " + s + ".orders")) {
       AnswerEngine.Result r = engine(openAi(stub), 5000).answer("How many orders?", withPattern("SELECT count(*) AS n FROM " + s + ".orders", 0.6), true);
       assertThat(r.sqlSource()).isEqualTo(AnswerEngine.SOURCE_LLM);
-      assertThat(stub.requests().get(0)).contains("documented queries of these tables").contains("-- Order count (How many orders are there)");
+      assertThat(stub.requests().get(0)).contains("documented queries of these tables").contains("Order count (How many orders are there)");
     }
   }
 }

@@ -37,6 +37,10 @@ class ReadOnlyExecutionIT {
     reader = ConnectionSource.asRole(url, ROLE, "it-secret");
   }
 
+  private static List<String> packet() {
+    return List.of(schema + ".orders");
+  }
+
   private ReadOnlyExecutor executor(int timeoutMs) {
     return new ReadOnlyExecutor(reader, timeoutMs);
   }
@@ -50,7 +54,7 @@ class ReadOnlyExecutionIT {
 
   @Test
   void aGuardedSelectRunsWithItsPlanAndRows() {
-    ReadOnlyExecutor.Outcome o = executor(5000).run(SqlGuard.capped("SELECT order_id, total FROM " + schema + ".orders ORDER BY 1", 25), 25, 3);
+    ReadOnlyExecutor.Outcome o = executor(5000).run(SqlGuard.capped("SELECT order_id, total FROM " + schema + ".orders ORDER BY 1", 25), packet(), 25, 3);
     assertThat(o.ok()).isTrue();
     assertThat(o.plan()).get().asString().isNotBlank();
     assertThat(o.rows().orElseThrow().columns()).containsExactly("order_id", "total");
@@ -62,7 +66,7 @@ class ReadOnlyExecutionIT {
   void writesFailEvenWhenTheGuardIsBypassed() throws SQLException {
     for (String write : List.of("DELETE FROM " + schema + ".orders", "UPDATE " + schema + ".orders SET total = 0",
         "INSERT INTO " + schema + ".orders VALUES (99, 1)")) {
-      ReadOnlyExecutor.Outcome o = executor(5000).run(write, 10, 1);
+      ReadOnlyExecutor.Outcome o = executor(5000).run(write, packet(), 10, 1);
       assertThat(o.ok()).as(write).isFalse();
       assertThat(o.error()).as(write).contains(ErrorClass.VALIDATION_BLOCK);
       // the missing privilege (42501) is checked before the read-only transaction (25006) could refuse
@@ -70,7 +74,7 @@ class ReadOnlyExecutionIT {
     }
     // DDL cannot even be EXPLAINed; it fails before it could run.
     for (String ddl : List.of("CREATE TABLE " + schema + ".x (a int)", "DROP TABLE " + schema + ".orders")) {
-      assertThat(executor(5000).run(ddl, 10, 1).ok()).as(ddl).isFalse();
+      assertThat(executor(5000).run(ddl, packet(), 10, 1).ok()).as(ddl).isFalse();
     }
     // Outside any read-only transaction the role itself still may not write.
     try (Connection c = reader.open(); Statement s = c.createStatement()) {
@@ -91,12 +95,12 @@ class ReadOnlyExecutionIT {
 
   @Test
   void failuresAreClassifiedBySqlState() {
-    ReadOnlyExecutor.Outcome timeout = executor(200).run("SELECT pg_sleep(2)", 1, 1);
+    ReadOnlyExecutor.Outcome timeout = executor(200).run("SELECT count(*) FROM generate_series(1, 2000000000) g", packet(), 1, 1);
     assertThat(timeout.error()).contains(ErrorClass.QUERY_TIMEOUT);
     assertThat(timeout.sqlState()).contains("57014");
     assertThat(timeout.stage()).isEqualTo("execute");
 
-    ReadOnlyExecutor.Outcome missing = executor(5000).run("SELECT nope FROM " + schema + ".orders", 1, 1);
+    ReadOnlyExecutor.Outcome missing = executor(5000).run("SELECT nope FROM " + schema + ".orders", packet(), 1, 1);
     assertThat(missing.error()).contains(ErrorClass.SQL_ERROR);
     assertThat(missing.sqlState()).contains("42703");
     assertThat(missing.stage()).isEqualTo("explain");
