@@ -14,6 +14,8 @@ public enum ErrorClass {
   SQL_ERROR(Retry.REPAIR),
   /** No model configured and no documented query pattern fits. */
   GENERATOR_UNAVAILABLE(Retry.NEVER),
+  /** The question names a database no query service answers for: never retried. */
+  UNKNOWN_DATABASE(Retry.NEVER),
   /** Anything else: never retried, logged. */
   UNKNOWN(Retry.NEVER);
 
