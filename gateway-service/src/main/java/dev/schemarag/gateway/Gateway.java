@@ -126,6 +126,10 @@ public final class Gateway implements AutoCloseable {
     return mcpServer(McpServer.sync(transport), core, principal);
   }
 
+  GatewayCore core() {
+    return core;
+  }
+
   public int port() {
     return ((ServerConnector) server.getConnectors()[0]).getLocalPort();
   }
