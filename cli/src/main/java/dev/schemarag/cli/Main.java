@@ -13,7 +13,7 @@ import picocli.CommandLine.Option;
 /** {@code ./schemarag}: the embedded default and the tools around it. */
 @Command(name = "schemarag", mixinStandardHelpOptions = true, version = "schemarag 0.1.0",
     description = "Live schema RAG for PostgreSQL over Kafka.",
-    subcommands = {DemoCommand.class, AskCommand.class, EvalCommand.class, BenchCommand.class, SampleCommand.class, ConfigCommand.class})
+    subcommands = {DemoCommand.class, AskCommand.class, McpCommand.class, EvalCommand.class, BenchCommand.class, SampleCommand.class, ConfigCommand.class})
 public final class Main {
 
   @Option(names = "--config", description = "properties file (default: $SCHEMARAG_CONFIG, else ./schemarag.properties when present)")

@@ -12,8 +12,11 @@ public record Problem(String type, String title, int status, String detail, Map<
 
   public static final String MEDIA_TYPE = "application/problem+json";
 
+  /** Members a problem always has; an extension cannot replace them. */
+  static final java.util.Set<String> STANDARD = java.util.Set.of("type", "title", "status", "detail", "instance");
+
   public Problem {
-    extensions = Map.copyOf(extensions);
+    extensions = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(extensions));
   }
 
   public static Problem of(int status, String kind, String title, String detail) {
@@ -21,7 +24,7 @@ public record Problem(String type, String title, int status, String detail, Map<
   }
 
   public Problem with(String key, Object value) {
-    if (value == null) {
+    if (value == null || STANDARD.contains(key)) {
       return this;
     }
     Map<String, Object> m = new LinkedHashMap<>(extensions);
