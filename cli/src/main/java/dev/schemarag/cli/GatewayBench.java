@@ -75,7 +75,7 @@ final class GatewayBench implements Callable<Integer> {
   Path json;
 
   /** One timed request: its latency, and whether it came back as an answer, a classified failure or an error. */
-  private record Sample(long micros, String outcome) {}
+  private record Sample(int question, long micros, String outcome) {}
 
   private interface Asker {
     /** @return "answered", a failure class, or "error: ..." */
@@ -153,6 +153,7 @@ final class GatewayBench implements Callable<Integer> {
       service.start(bench.getInt(ConfigKeys.QUERY_WORKERS));
       GatewayCore core = Gateway.core(bench, bootstrap, topics, GatewaySettings.from(bench));
       List<Map<String, Object>> runs = new ArrayList<>();
+      Map<String, Object> overheadByLevel = new LinkedHashMap<>();
       try (Gateway gateway = Gateway.startHttp(core)) {
         URI base = gateway.baseUri();
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
@@ -182,6 +183,7 @@ final class GatewayBench implements Callable<Integer> {
           c.initialize();
           mcpClients.add(c);
         }
+        // one MCP client (session) per benchmark client thread
         ThreadLocal<McpSyncClient> mine = new ThreadLocal<>();
         AtomicInteger nextClient = new AtomicInteger();
         paths.put("mcp", question -> {
@@ -198,26 +200,33 @@ final class GatewayBench implements Callable<Integer> {
           return cls != null ? cls.toString() : "error: " + r.content();
         });
         try {
-          AtomicInteger cursor = new AtomicInteger();
-          for (Map.Entry<String, Asker> p : paths.entrySet()) {
-            // uncounted warm-up per path: JIT, connections, the query service's caches
-            timed(p.getValue(), 1, WARM_UP, gold, cursor);
-          }
+          List<String> names = new ArrayList<>(paths.keySet());
+          List<Asker> askers = new ArrayList<>(paths.values());
+          // uncounted warm-up: JIT, connections, the query service's caches
+          interleaved(askers, 1, WARM_UP, gold, 0);
+          int offset = WARM_UP;
+          overheadByLevel.clear();
           for (int level : levels) {
-            int start = cursor.get();
-            for (Map.Entry<String, Asker> p : paths.entrySet()) {
-              // the same questions on every path, so the paths differ only in how they ask
-              cursor.set(start);
-              nextClient.set(0);
-              long t0 = System.nanoTime();
-              List<Sample> samples = timed(p.getValue(), level, questions, gold, cursor);
-              double seconds = (System.nanoTime() - t0) / 1e9;
-              Map<String, Object> fig = figures(p.getKey(), level, samples, seconds);
+            long t0 = System.nanoTime();
+            List<List<Sample>> samples = interleaved(askers, level, questions, gold, offset);
+            double seconds = (System.nanoTime() - t0) / 1e9;
+            offset += questions;
+            for (int i = 0; i < names.size(); i++) {
+              Map<String, Object> fig = figures(names.get(i), level, samples.get(i));
               runs.add(fig);
-              cursor.set(start + questions);
-              System.out.printf("%-5s c=%-3d p50 %6.1f ms  p95 %6.1f ms  %5.1f q/s  answered %d  failed %d  errors %d%n", p.getKey(), level,
-                  fig.get("p50_ms"), fig.get("p95_ms"), fig.get("per_second"), fig.get("answered"), fig.get("failed"), fig.get("errors"));
+              System.out.printf("%-5s c=%-3d p50 %6.1f ms  p95 %6.1f ms  answered %d  failed %d  errors %d%n", names.get(i), level,
+                  fig.get("p50_ms"), fig.get("p95_ms"), fig.get("answered"), fig.get("failed"), fig.get("errors"));
             }
+            System.out.printf("      c=%-3d %.1f questions/s over all paths%n", level, names.size() * questions / seconds);
+            // each question went through every path back to back: the median of the differences per question
+            // is the path's own cost, little disturbed by how long the question itself takes
+            Map<String, Object> paired = new LinkedHashMap<>();
+            for (int i = 1; i < names.size(); i++) {
+              double d = pairedMedianMs(samples.get(0), samples.get(i));
+              paired.put(names.get(i) + "_minus_" + names.get(0) + "_ms", d);
+              System.out.printf("      c=%-3d %s adds %.1f ms (median of per-question differences to %s)%n", level, names.get(i), d, names.get(0));
+            }
+            overheadByLevel.put("c" + level, paired);
           }
         } finally {
           mcpClients.forEach(McpSyncClient::closeGracefully);
@@ -229,13 +238,7 @@ final class GatewayBench implements Callable<Integer> {
       out.put("questions_per_run", questions);
       out.put("query_workers", bench.getInt(ConfigKeys.QUERY_WORKERS));
       out.put("runs", runs);
-      Map<String, Object> overhead = new LinkedHashMap<>();
-      for (int level : levels) {
-        double kafka = p50(runs, "kafka", level);
-        overhead.put("c" + level, Map.of("http_minus_kafka_p50_ms", round(p50(runs, "http", level) - kafka),
-            "mcp_minus_kafka_p50_ms", round(p50(runs, "mcp", level) - kafka)));
-      }
-      out.put("gateway_overhead", overhead);
+      out.put("gateway_overhead", overheadByLevel);
       String text = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(out);
       System.out.println(text);
       if (json != null) {
@@ -252,26 +255,37 @@ final class GatewayBench implements Callable<Integer> {
         .setRequestedAtMs(System.currentTimeMillis()).build();
   }
 
-  /** {@code count} questions by {@code concurrency} clients, each asking its next one as soon as its last is back. */
-  private static List<Sample> timed(Asker asker, int concurrency, int count, List<SampleQuestions.Gold> gold, AtomicInteger cursor)
+  /**
+   * {@code count} questions on every path by {@code concurrency} clients, each asking its next request as soon
+   * as its last is back. The paths take turns on the same question, so load and drift on this shared
+   * machine fall on all of them alike.
+   */
+  private static List<List<Sample>> interleaved(List<Asker> askers, int concurrency, int count, List<SampleQuestions.Gold> gold, int offset)
       throws Exception {
-    AtomicInteger left = new AtomicInteger(count);
-    List<Sample> samples = Collections.synchronizedList(new ArrayList<>());
+    int n = askers.size();
+    AtomicInteger next = new AtomicInteger();
+    List<List<Sample>> samples = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      samples.add(Collections.synchronizedList(new ArrayList<>()));
+    }
     ExecutorService pool = Executors.newFixedThreadPool(concurrency);
     try {
       List<Future<?>> clients = new ArrayList<>();
-      for (int i = 0; i < concurrency; i++) {
+      for (int c = 0; c < concurrency; c++) {
         clients.add(pool.submit(() -> {
-          while (left.getAndDecrement() > 0) {
-            String q = gold.get(Math.floorMod(cursor.getAndIncrement(), gold.size())).question();
+          for (int k = next.getAndIncrement(); k < count * n; k = next.getAndIncrement()) {
+            int question = k / n;
+            // rotate which path goes first on a question
+            int path = (k + question) % n;
+            String q = gold.get(Math.floorMod(offset + question, gold.size())).question();
             long t0 = System.nanoTime();
             String outcome;
             try {
-              outcome = asker.ask(q);
+              outcome = askers.get(path).ask(q);
             } catch (Exception e) {
               outcome = "error: " + e;
             }
-            samples.add(new Sample((System.nanoTime() - t0) / 1_000, outcome));
+            samples.get(path).add(new Sample(question, (System.nanoTime() - t0) / 1_000, outcome));
           }
           return null;
         }));
@@ -285,7 +299,7 @@ final class GatewayBench implements Callable<Integer> {
     return samples;
   }
 
-  private static Map<String, Object> figures(String path, int level, List<Sample> samples, double seconds) {
+  private static Map<String, Object> figures(String path, int level, List<Sample> samples) {
     List<Long> micros = samples.stream().map(Sample::micros).toList();
     Map<String, Integer> outcomes = new LinkedHashMap<>();
     samples.forEach(s -> outcomes.merge(s.outcome().startsWith("error") ? "error" : s.outcome(), 1, Integer::sum));
@@ -296,7 +310,6 @@ final class GatewayBench implements Callable<Integer> {
     m.put("p50_ms", round(FreshnessBench.percentile(micros, 50) / 1000.0));
     m.put("p95_ms", round(FreshnessBench.percentile(micros, 95) / 1000.0));
     m.put("max_ms", round(Collections.max(micros) / 1000.0));
-    m.put("per_second", round(samples.size() / seconds));
     m.put("answered", outcomes.getOrDefault("answered", 0));
     m.put("failed", samples.size() - outcomes.getOrDefault("answered", 0) - outcomes.getOrDefault("error", 0));
     m.put("errors", outcomes.getOrDefault("error", 0));
@@ -307,9 +320,17 @@ final class GatewayBench implements Callable<Integer> {
     return m;
   }
 
-  private static double p50(List<Map<String, Object>> runs, String path, int level) {
-    return runs.stream().filter(r -> r.get("path").equals(path) && r.get("concurrency").equals(level))
-        .mapToDouble(r -> (Double) r.get("p50_ms")).findFirst().orElse(Double.NaN);
+  private static double pairedMedianMs(List<Sample> base, List<Sample> other) {
+    Map<Integer, Long> byQuestion = new java.util.HashMap<>();
+    base.forEach(s -> byQuestion.put(s.question(), s.micros()));
+    List<Long> diffs = new ArrayList<>();
+    other.forEach(s -> {
+      Long b = byQuestion.get(s.question());
+      if (b != null) {
+        diffs.add(s.micros() - b);
+      }
+    });
+    return diffs.isEmpty() ? Double.NaN : round(FreshnessBench.percentile(diffs, 50) / 1000.0);
   }
 
   private static double round(double v) {
