@@ -192,14 +192,14 @@ final class AnswerBench implements Callable<Integer> {
   }
 
   /** The scripted model: the SQL of the question the prompt asks. */
-  private static String reply(String prompt, Map<String, String> sqlByQuestion) {
+  static String reply(String prompt, Map<String, String> sqlByQuestion) {
     return prompt.lines().filter(l -> l.startsWith("Question: ")).findFirst()
         .map(l -> sqlByQuestion.get(l.substring("Question: ".length()).strip()))
         .map(sql -> "```sql\n" + sql + "\n```").orElse("I do not know that question.");
   }
 
   /** Docs reach the index shortly after their tables: waits until every documented query is stored. */
-  private static void awaitPatterns(ConnectionSource db, long expected, Duration timeout) throws SQLException, InterruptedException {
+  static void awaitPatterns(ConnectionSource db, long expected, Duration timeout) throws SQLException, InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
     long stored = 0;
     while (System.nanoTime() < deadline) {

@@ -7,6 +7,8 @@ import dev.schemarag.core.store.ConnectionSource;
 import dev.schemarag.events.index.IndexUpdate;
 import dev.schemarag.events.nlq.QuestionOptions;
 import dev.schemarag.events.nlq.QuestionRequested;
+import dev.schemarag.gateway.Gateway;
+import dev.schemarag.gateway.GatewaySettings;
 import dev.schemarag.query.QueryService;
 import dev.schemarag.query.QueryServices;
 import dev.schemarag.service.ServiceSettings;
@@ -67,8 +69,12 @@ final class DemoCommand implements Callable<Integer> {
     LivePipeline[] pipeline = new LivePipeline[1];
     QueryService[] queries = new QueryService[1];
     DemoHealth health = new DemoHealth(config, stack.bootstrapServers, state);
+    Gateway[] gateway = new Gateway[1];
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       System.out.println("\nschemarag demo: stopping ...");
+      if (gateway[0] != null) {
+        gateway[0].close();
+      }
       if (queries[0] != null) {
         queries[0].close();
       }
@@ -122,11 +128,44 @@ final class DemoCommand implements Callable<Integer> {
       askSampleQuestions(config, stack);
     }
 
+    gateway[0] = startGateway(config, stack);
+
     System.out.println("\nReady. Ask your own from another terminal, e.g.");
     System.out.println("  ./schemarag ask \"Which customers owe us money past the due date?\"");
     System.out.println("Ctrl-C (or ./schemarag demo --stop in another terminal) stops everything.");
     stopped.await();
     return 0;
+  }
+
+  /**
+   * The gateway (HTTP API and MCP) over the demo's stack. Without configured gateway.tokens it makes
+   * one for the principal {@code demo} and prints it; a gateway that cannot start leaves the demo running.
+   */
+  private static Gateway startGateway(SchemaragConfig config, LocalStack stack) {
+    String token = null;
+    // the catalog describe_table reads: the demo's database
+    SchemaragConfig c = config.with(Map.of("db.url", stack.dbUrl));
+    if (config.get(ConfigKeys.GATEWAY_TOKENS).isBlank()) {
+      byte[] b = new byte[24];
+      new java.security.SecureRandom().nextBytes(b);
+      token = java.util.HexFormat.of().formatHex(b);
+      c = c.with(Map.of("gateway.tokens", "demo:" + token));
+    }
+    try {
+      Gateway g = Gateway.startHttp(Gateway.core(c, stack.bootstrapServers, stack.catalog, GatewaySettings.from(c)));
+      String base = g.baseUri().toString();
+      System.out.println("\ngateway (HTTP API and MCP over Streamable HTTP):");
+      System.out.println("  MCP      " + base + "/mcp");
+      System.out.println("  OpenAPI  " + base + "/api/v1/openapi.json");
+      System.out.println("  token    " + (token != null ? token + "   (principal demo; new each run)" : "one of your gateway.tokens"));
+      System.out.println("  curl -s -H 'Authorization: Bearer " + (token != null ? token : "<token>") + "' -H 'Content-Type: application/json' \\");
+      System.out.println("       -d '{\"question\": \"How many tickets are still open for each priority?\"}' " + base + "/api/v1/questions");
+      System.out.println("  stdio MCP for Claude Desktop, Cursor, VS Code: ./schemarag mcp");
+      return g;
+    } catch (Exception e) {
+      System.out.println("\ngateway not started: " + e.getMessage());
+      return null;
+    }
   }
 
   /** Questions of the sample; without a model, the first two match documented queries and the last does not. */

@@ -84,6 +84,7 @@ final class LocalStack implements AutoCloseable {
       p.setProperty("db.url", dbUrl);
       p.setProperty("bootstrap.servers", bootstrap);
       p.setProperty("database.id", config.get(ConfigKeys.DATABASE_ID));
+      p.setProperty("catalog.schemas", config.get(ConfigKeys.CATALOG_SCHEMAS));
       state.write(p);
       List<String> created = TopicAdmin.createMissing(bootstrap, catalog.all());
       LocalStack stack = new LocalStack(state, pg, kafka, dbUrl, bootstrap, catalog);

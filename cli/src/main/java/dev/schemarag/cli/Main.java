@@ -17,8 +17,8 @@ import picocli.CommandLine.ScopeType;
  */
 @Command(name = "schemarag", mixinStandardHelpOptions = true, version = "schemarag 0.1.0", scope = ScopeType.INHERIT,
     description = "Live schema RAG for PostgreSQL over Kafka.",
-    subcommands = {DemoCommand.class, AskCommand.class, EvalCommand.class, CalibrateCommand.class, BenchCommand.class, SampleCommand.class,
-        ConfigCommand.class})
+    subcommands = {DemoCommand.class, AskCommand.class, McpCommand.class, EvalCommand.class, CalibrateCommand.class, BenchCommand.class,
+        SampleCommand.class, ConfigCommand.class})
 public final class Main {
 
   @Option(names = "--config", description = "properties file (default: $SCHEMARAG_CONFIG, else ./schemarag.properties when present)")

@@ -68,7 +68,7 @@ public final class QueryServices {
     IndexSource source = IndexSource.parse(config.get(ConfigKeys.QUERY_INDEX_SOURCE));
     SchemaIndexCache indexes = new SchemaIndexCache(id -> {
       if (!id.equals(databaseId)) {
-        throw new IllegalArgumentException("unknown database '" + id + "'; this service answers for '" + databaseId + "'");
+        throw new UnknownDatabaseException("unknown database '" + id + "': this query service answers for '" + databaseId + "' only");
       }
       try {
         SchemaModel model = new PgCatalogReader(admin).read(databaseId, schemas);

@@ -59,6 +59,9 @@ final class QuestionHandler {
       index = indexes.get(q.getDatabaseId());
       RetrievalSettings s = q.getOptions().getTopK() == null ? retrieval : retrieval.withTopK(q.getOptions().getTopK());
       packet = new SchemaRetriever(index, dense.apply(q.getDatabaseId()), embedder, s).retrieve(q.getQuestion());
+    } catch (UnknownDatabaseException e) {
+      return new Outcome(AnswerEvents.failedEarly(q, ErrorClass.UNKNOWN_DATABASE, "retrieval", e.getMessage(), System.currentTimeMillis()),
+          false, List.of());
     } catch (IllegalArgumentException e) {
       return new Outcome(AnswerEvents.failedEarly(q, ErrorClass.VALIDATION_BLOCK, "retrieval", e.getMessage(), System.currentTimeMillis()),
           false, List.of());

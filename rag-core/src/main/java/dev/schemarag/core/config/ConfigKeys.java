@@ -114,6 +114,25 @@ public final class ConfigKeys {
       "the read-only role generated SQL runs as");
   public static final ConfigKey READER_PASSWORD = new ConfigKey("reader.password", "", "its password");
 
+  public static final ConfigKey GATEWAY_HOST = new ConfigKey("gateway.http.host", "127.0.0.1",
+      "address the gateway (HTTP API and MCP over HTTP) listens on");
+  public static final ConfigKey GATEWAY_PORT = new ConfigKey("gateway.http.port", "8787",
+      "port of the gateway; 0 = any free port");
+  public static final ConfigKey GATEWAY_TOKENS = new ConfigKey("gateway.tokens", "",
+      "bearer tokens as comma-separated principal:token; in a file sha256:<hex> may stand for the token");
+  public static final ConfigKey GATEWAY_TIMEOUT_MS = new ConfigKey("gateway.answer.timeout.ms", "60000",
+      "how long a request waits for its answer before it gets the query_id to fetch it later");
+  public static final ConfigKey GATEWAY_MAX_BODY = new ConfigKey("gateway.max.body.bytes", "65536",
+      "largest request body the gateway reads (413 beyond)");
+  public static final ConfigKey GATEWAY_RATE = new ConfigKey("gateway.rate.per.minute", "120",
+      "requests per minute per token (429 beyond)");
+  public static final ConfigKey GATEWAY_QUESTION_MAX = new ConfigKey("gateway.question.max.chars", "4000",
+      "longest question the gateway accepts");
+  public static final ConfigKey GATEWAY_ORIGINS = new ConfigKey("gateway.allowed.origins", "",
+      "comma-separated browser origins allowed besides localhost (others get 403)");
+  public static final ConfigKey GATEWAY_RECENT = new ConfigKey("gateway.recent.answers", "1000",
+      "answers kept for GET /api/v1/questions/{id}");
+
   /** Prefixes whose keys go, stripped, to the library they name. */
   public static final List<String> PASS_THROUGH_PREFIXES = List.of("kafka.", "streams.", "debezium.");
 
@@ -145,7 +164,9 @@ public final class ConfigKeys {
       RETRIEVAL_JOIN_HINTS, BM25_K1, BM25_B,
       LLM_PROVIDER, LLM_BASE_URL, LLM_MODEL, LLM_API_KEY, LLM_TIMEOUT_MS,
       ANSWER_MAX_ATTEMPTS, ANSWER_MAX_ROWS, ANSWER_PREVIEW_ROWS, ANSWER_STATEMENT_TIMEOUT_MS, ANSWER_PATTERN_REUSE,
-      READER_ROLE, READER_PASSWORD);
+      READER_ROLE, READER_PASSWORD,
+      GATEWAY_HOST, GATEWAY_PORT, GATEWAY_TOKENS, GATEWAY_TIMEOUT_MS, GATEWAY_MAX_BODY, GATEWAY_RATE, GATEWAY_QUESTION_MAX,
+      GATEWAY_ORIGINS, GATEWAY_RECENT);
 
   static final Map<String, ConfigKey> BY_NAME;
   static final Map<String, ConfigKey> BY_ENV_NAME;

@@ -16,6 +16,8 @@ public enum ErrorClass {
   GENERATOR_UNAVAILABLE(Retry.NEVER),
   /** No table of the database is relevant enough to the question (the relevance gate): no model is asked. */
   NO_RELEVANT_SCHEMA(Retry.NEVER),
+  /** The question names a database no query service answers for: never retried. */
+  UNKNOWN_DATABASE(Retry.NEVER),
   /** Anything else: never retried, logged. */
   UNKNOWN(Retry.NEVER);
 

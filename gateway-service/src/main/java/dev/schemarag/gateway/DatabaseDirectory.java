@@ -1,0 +1,165 @@
+package dev.schemarag.gateway;
+
+import dev.schemarag.core.schema.Column;
+import dev.schemarag.core.schema.ForeignKey;
+import dev.schemarag.core.schema.SchemaModel;
+import dev.schemarag.core.schema.Table;
+import dev.schemarag.core.source.PgCatalogReader;
+import dev.schemarag.core.store.ConnectionSource;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The databases the gateway asks about (the query service's {@code database.id} and schemas), and
+ * their tables as the live PostgreSQL catalog describes them, for {@code describe_table}. The catalog
+ * is read when asked, so a migration shows at once; without {@code db.url} tables cannot be described.
+ */
+public final class DatabaseDirectory {
+
+  private final String databaseId;
+  private final List<String> schemas;
+  private final Optional<ConnectionSource> catalog;
+
+  public DatabaseDirectory(String databaseId, List<String> schemas, Optional<ConnectionSource> catalog) {
+    this.databaseId = databaseId;
+    this.schemas = List.copyOf(schemas);
+    this.catalog = catalog;
+  }
+
+  public String defaultId() {
+    return databaseId;
+  }
+
+  /** The database a request names, or the default; an unknown one is a 404 problem naming the known ones. */
+  public String resolve(Optional<String> requested) {
+    String id = requested.orElse(databaseId);
+    if (!id.equals(databaseId)) {
+      throw Problem.of(404, "unknown_database", "Unknown database", "unknown database '" + id + "': this gateway answers for '"
+          + databaseId + "' (GET /api/v1/databases lists them)").with("error_class", "unknown_database").raise();
+    }
+    return id;
+  }
+
+  public List<Map<String, Object>> list() {
+    Map<String, Object> d = new LinkedHashMap<>();
+    d.put("database_id", databaseId);
+    d.put("schemas", schemas);
+    catalog.ifPresent(c -> {
+      try {
+        d.put("tables", read().size());
+      } catch (SQLException e) {
+        d.put("tables_error", e.getMessage());
+      }
+    });
+    return List.of(d);
+  }
+
+  private SchemaModel read() throws SQLException {
+    return new PgCatalogReader(catalog.orElseThrow()).read(databaseId, schemas);
+  }
+
+  /** One table's columns, types, comments and foreign keys, from the catalog. */
+  public Map<String, Object> describe(Optional<String> database, String tableName) {
+    resolve(database);
+    if (tableName == null || tableName.isBlank()) {
+      throw QuestionInput.invalid("missing-field", "Missing argument", "the argument 'table' is required (e.g. sales.orders)");
+    }
+    if (catalog.isEmpty()) {
+      throw Problem.of(503, "catalog-unavailable", "Catalog unavailable",
+          "this gateway has no db.url, so it cannot read the catalog to describe tables").raise();
+    }
+    SchemaModel model;
+    try {
+      model = read();
+    } catch (SQLException e) {
+      throw Problem.of(503, "catalog-unavailable", "Catalog unavailable", "reading the catalog failed: " + e.getMessage()).raise();
+    }
+    Table t = find(model, tableName.strip()).orElseThrow(() -> Problem.of(404, "unknown-table", "Unknown table",
+        "no table '" + tableName.strip() + "' in database '" + databaseId + "' (schemas " + String.join(", ", schemas) + ")").raise());
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("database_id", databaseId);
+    out.put("table", t.name());
+    out.put("comment", t.comment().orElse(null));
+    List<Map<String, Object>> cols = new ArrayList<>();
+    for (Column c : t.columns()) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("name", c.name());
+      m.put("type", c.type());
+      m.put("nullable", c.nullable());
+      m.put("primary_key", c.primaryKey());
+      m.put("default", c.defaultValue().orElse(null));
+      m.put("comment", c.comment().orElse(null));
+      m.put("references", c.references().orElse(null));
+      cols.add(m);
+    }
+    out.put("columns", cols);
+    out.put("foreign_keys", model.outgoing(t.name()).stream().map(DatabaseDirectory::fk).toList());
+    out.put("referenced_by", model.incoming(t.name()).stream().map(DatabaseDirectory::fk).toList());
+    return out;
+  }
+
+  private static Map<String, Object> fk(ForeignKey f) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("from_table", f.fromTable());
+    m.put("from_columns", f.fromColumns());
+    m.put("to_table", f.toTable());
+    m.put("to_columns", f.toColumns());
+    m.put("join", f.joinCondition());
+    return m;
+  }
+
+  /** By its model name ({@code schema.table}, bare for public), else by a unique unqualified name, case-insensitively. */
+  static Optional<Table> find(SchemaModel model, String name) {
+    Optional<Table> exact = model.table(name);
+    if (exact.isPresent()) {
+      return exact;
+    }
+    String lower = name.toLowerCase(Locale.ROOT);
+    String bare = lower.startsWith("public.") ? lower.substring("public.".length()) : lower;
+    List<Table> hits = model.tables().stream().filter(t -> {
+      String n = t.name().toLowerCase(Locale.ROOT);
+      return n.equals(bare) || n.endsWith("." + bare);
+    }).toList();
+    return hits.size() == 1 ? Optional.of(hits.get(0)) : Optional.empty();
+  }
+
+  /** A description as text a model reads well. */
+  @SuppressWarnings("unchecked")
+  static String describeText(Map<String, Object> d) {
+    StringBuilder sb = new StringBuilder();
+    sb.append("Table ").append(d.get("table"));
+    if (d.get("comment") != null) {
+      sb.append(" -- ").append(d.get("comment"));
+    }
+    sb.append("\nColumns:\n");
+    for (Map<String, Object> c : (List<Map<String, Object>>) d.get("columns")) {
+      sb.append("  ").append(c.get("name")).append(' ').append(c.get("type"));
+      if (Boolean.TRUE.equals(c.get("primary_key"))) {
+        sb.append(" PRIMARY KEY");
+      }
+      if (Boolean.FALSE.equals(c.get("nullable"))) {
+        sb.append(" NOT NULL");
+      }
+      if (c.get("references") != null) {
+        sb.append(" REFERENCES ").append(c.get("references"));
+      }
+      if (c.get("comment") != null) {
+        sb.append(" -- ").append(c.get("comment"));
+      }
+      sb.append('\n');
+    }
+    List<Map<String, Object>> out = (List<Map<String, Object>>) d.get("foreign_keys");
+    List<Map<String, Object>> in = (List<Map<String, Object>>) d.get("referenced_by");
+    if (!out.isEmpty() || !in.isEmpty()) {
+      sb.append("Joins:\n");
+      out.forEach(f -> sb.append("  ").append(f.get("join")).append('\n'));
+      in.forEach(f -> sb.append("  ").append(f.get("join")).append(" (referenced by ").append(f.get("from_table")).append(")\n"));
+    }
+    return sb.toString();
+  }
+}
