@@ -20,6 +20,9 @@ final class AnswerPrinter {
   private static void answered(QueryAnswered a, long ms, PrintStream out) {
     if (a.getSql() == null) {
       out.println("grounding only: the schema context for this question (" + a.getTables().size() + " tables)");
+      if (a.getNote() != null) {
+        out.println("note: " + a.getNote());
+      }
       out.println(indent(String.valueOf(a.getContextPacket())));
       out.printf("(%d ms)%n", ms);
       return;

@@ -26,7 +26,8 @@ import picocli.CommandLine.ParentCommand;
  * in-scope and off-topic sets) is retrieved with the gate forced shut, so that each one's full
  * relevance is measured; then every gate from 0.20 to 0.50 is scored by the share of in-scope
  * questions of each set it would refuse and the share of off-topic questions it would refuse. The
- * chosen gate is the highest that refuses at most {@code --max-in-scope-refused} of every in-scope set.
+ * chosen gate refuses the most off-topic questions while refusing at most {@code --max-in-scope-refused}
+ * of every in-scope set; of gates that refuse as many, the lowest.
  */
 @Command(name = "calibrate", description = "Calibrate the relevance gate of the configured embedding model on the benchmark and ERP question sets.")
 final class CalibrateCommand implements Callable<Integer> {
@@ -74,6 +75,7 @@ final class CalibrateCommand implements Callable<Integer> {
     List<String> sets = measured.stream().filter(Measured::inScope).map(Measured::set).distinct().toList();
     List<Map<String, Object>> sweep = new ArrayList<>();
     double chosen = 0;
+    double bestOff = -1;
     System.out.printf(Locale.ROOT, "%n%s: in-scope refused per set, off-topic refused%n%-6s", modelName, "gate");
     sets.forEach(n -> System.out.printf(Locale.ROOT, " %13s", n));
     System.out.printf(Locale.ROOT, " %13s%n", "off-topic");
@@ -93,8 +95,10 @@ final class CalibrateCommand implements Callable<Integer> {
       row.put("off_topic_refused", round(off));
       System.out.printf(Locale.ROOT, " %13.3f%n", off);
       sweep.add(row);
-      if (fits) {
+      // The most off-topic refusals the in-scope budget allows; on a tie, the lower gate (fewer in-scope refusals).
+      if (fits && off > bestOff) {
         chosen = gate;
+        bestOff = off;
       }
     }
     double offAtChosen = refusedShare(measured, null, false, chosen);

@@ -212,6 +212,8 @@ final class EvalCommand implements Callable<Integer> {
     if (m.offTopicQuestions() > 0) {
       System.out.printf(Locale.ROOT, "off-topic questions refused   %.3f (%d questions)%n", m.offTopicRefusedRate(), m.offTopicQuestions());
     }
+    System.out.printf(Locale.ROOT, "packets below the ranker      %d (fewer gold tables than the ranking's first as many tables)%n",
+        m.packetsBelowRankerAtSize());
     System.out.printf(Locale.ROOT, "multi-table packets joinable  %.3f (%d questions with 2+ gold tables)%n", m.multiTableConnectedRate(),
         m.multiTableQuestions());
   }

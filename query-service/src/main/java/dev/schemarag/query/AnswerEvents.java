@@ -22,7 +22,7 @@ final class AnswerEvents {
     List<List<String>> preview = new ArrayList<>();
     rows.ifPresent(x -> x.preview().forEach(row -> preview.add(new ArrayList<>(row))));
     return QueryAnswered.newBuilder()
-        .setQueryId(q.getQueryId()).setDatabaseId(q.getDatabaseId()).setQuestion(q.getQuestion())
+        .setQueryId(q.getQueryId()).setRequestedBy(q.getRequestedBy()).setDatabaseId(q.getDatabaseId()).setQuestion(q.getQuestion())
         .setSql(r.sql().orElse(null)).setSqlSource(r.sql().isPresent() ? r.sqlSource() : "none")
         .setTables(r.tables().isEmpty() ? packet.tableNames() : r.tables())
         .setColumnNames(rows.map(x -> x.columns()).orElse(List.of()))
@@ -35,7 +35,7 @@ final class AnswerEvents {
   /** A grounding-only answer: the packet, no SQL; {@code note} says why the packet is empty when it is. */
   static QueryAnswered grounded(QuestionRequested q, SchemaContextPacket packet, Map<String, Long> timings, long now, String note) {
     return QueryAnswered.newBuilder()
-        .setQueryId(q.getQueryId()).setDatabaseId(q.getDatabaseId()).setQuestion(q.getQuestion())
+        .setQueryId(q.getQueryId()).setRequestedBy(q.getRequestedBy()).setDatabaseId(q.getDatabaseId()).setQuestion(q.getQuestion())
         .setSql(null).setSqlSource("none").setTables(packet.tableNames())
         .setContextPacket(packet.toPrompt()).setRetrievalMetrics(new LinkedHashMap<>(packet.metrics()))
         .setAttempts(0).setTimingsMs(new LinkedHashMap<>(timings)).setAnsweredAtMs(now).setNote(note).build();
@@ -44,7 +44,7 @@ final class AnswerEvents {
   /** The relevance gate refused the question: {@code no_relevant_schema}, before any model is asked. */
   static QueryFailed refused(QuestionRequested q, SchemaContextPacket packet, String reason, long now) {
     return QueryFailed.newBuilder()
-        .setQueryId(q.getQueryId()).setDatabaseId(q.getDatabaseId()).setQuestion(q.getQuestion())
+        .setQueryId(q.getQueryId()).setRequestedBy(q.getRequestedBy()).setDatabaseId(q.getDatabaseId()).setQuestion(q.getQuestion())
         .setErrorClass(ErrorClass.NO_RELEVANT_SCHEMA.label()).setSqlstate(null).setStage("retrieval").setMessage(reason)
         .setAttempts(0).setLastSql(null).setContextPacket(packet.toPrompt()).setFailedAtMs(now).build();
   }
@@ -52,7 +52,7 @@ final class AnswerEvents {
   /** The exam record of a refused question: no attempt was made, and audit consumers see why. */
   static ExamRecord refusalRecord(QuestionRequested q, String reason, long now) {
     return ExamRecord.newBuilder()
-        .setQueryId(q.getQueryId()).setAttempt(0).setDatabaseId(q.getDatabaseId()).setQuestion(q.getQuestion())
+        .setQueryId(q.getQueryId()).setRequestedBy(q.getRequestedBy()).setAttempt(0).setDatabaseId(q.getDatabaseId()).setQuestion(q.getQuestion())
         .setPacketTables(List.of()).setPacketSummary("0 tables: " + reason).setPromptHash(null).setSql(null)
         .setLintIssues(List.of()).setExplainOutcome(null).setErrorClass(ErrorClass.NO_RELEVANT_SCHEMA.label()).setSqlstate(null)
         .setLatencyMs(0).setRecordedAtMs(now).build();
@@ -60,7 +60,7 @@ final class AnswerEvents {
 
   static QueryFailed failed(QuestionRequested q, SchemaContextPacket packet, AnswerEngine.Result r, long now) {
     return QueryFailed.newBuilder()
-        .setQueryId(q.getQueryId()).setDatabaseId(q.getDatabaseId()).setQuestion(q.getQuestion())
+        .setQueryId(q.getQueryId()).setRequestedBy(q.getRequestedBy()).setDatabaseId(q.getDatabaseId()).setQuestion(q.getQuestion())
         .setErrorClass(r.error().map(ErrorClass::label).orElse(ErrorClass.UNKNOWN.label()))
         .setSqlstate(r.sqlState().orElse(null)).setStage(r.stage()).setMessage(r.message())
         .setAttempts(r.attempts().size()).setLastSql(r.sql().orElse(null))
@@ -70,7 +70,7 @@ final class AnswerEvents {
   /** A failure before any attempt (retrieval could not run). */
   static QueryFailed failedEarly(QuestionRequested q, ErrorClass c, String stage, String message, long now) {
     return QueryFailed.newBuilder()
-        .setQueryId(q.getQueryId()).setDatabaseId(q.getDatabaseId()).setQuestion(q.getQuestion())
+        .setQueryId(q.getQueryId()).setRequestedBy(q.getRequestedBy()).setDatabaseId(q.getDatabaseId()).setQuestion(q.getQuestion())
         .setErrorClass(c.label()).setSqlstate(null).setStage(stage).setMessage(message).setAttempts(0).setLastSql(null)
         .setContextPacket(null).setFailedAtMs(now).build();
   }
@@ -80,7 +80,7 @@ final class AnswerEvents {
     String summary = packet.tableNames().size() + " tables: " + String.join(", ", packet.tableNames());
     for (AnswerEngine.Attempt a : r.attempts()) {
       out.add(ExamRecord.newBuilder()
-          .setQueryId(q.getQueryId()).setAttempt(a.number()).setDatabaseId(q.getDatabaseId()).setQuestion(q.getQuestion())
+          .setQueryId(q.getQueryId()).setRequestedBy(q.getRequestedBy()).setAttempt(a.number()).setDatabaseId(q.getDatabaseId()).setQuestion(q.getQuestion())
           .setPacketTables(packet.tableNames()).setPacketSummary(summary).setPromptHash(a.promptHash())
           .setSql(a.sql().orElse(null)).setLintIssues(a.lintIssues()).setExplainOutcome(a.explainOutcome().orElse(null))
           .setErrorClass(a.error().map(ErrorClass::label).orElse(null)).setSqlstate(a.sqlState().orElse(null))

@@ -168,6 +168,7 @@ class QueryServiceIT {
     assertThat(a.getRowsPreview()).containsExactly(List.of("3"));
     assertThat(a.getTables()).contains(schema + ".orders");
     assertThat(a.getRetrievalMetrics()).containsKey("packet_tables");
+    assertThat(a.getRequestedBy()).as("who asked, for audit").isEqualTo("it");
 
     // The same request again: not answered twice, its SQL not run twice (one generation so far).
     ask(question("q-1"));
@@ -185,6 +186,7 @@ class QueryServiceIT {
     assertThat(f.getStage()).isEqualTo("guard");
     assertThat(f.getAttempts()).isEqualTo(1);
     assertThat(f.getContextPacket()).contains(schema + ".orders");
+    assertThat(f.getRequestedBy()).isEqualTo("it");
 
     var audit = topics.audit();
     List<ExamRecord> exam = readUntil(audit.name(), l -> l.size() >= 2).stream()
@@ -192,6 +194,7 @@ class QueryServiceIT {
     assertThat(exam).extracting(ExamRecord::getQueryId).containsExactly("q-1-" + RUN, "q-2-" + RUN);
     assertThat(exam.get(1).getErrorClass()).isEqualTo("validation_block");
     assertThat(exam.get(0).getPromptHash()).isNotBlank();
+    assertThat(exam).extracting(ExamRecord::getRequestedBy).containsOnly("it");
   }
 
   @Test
@@ -210,5 +213,51 @@ class QueryServiceIT {
         .filter(x -> x.getQueryId().equals("q-3-" + RUN)).findFirst().orElseThrow();
     assertThat(grounded.getSql()).isNull();
     assertThat(grounded.getContextPacket()).contains(schema + ".orders");
+  }
+
+  private static QueryFailed failureOf(String queryId) {
+    var failures = topics.failures();
+    return readUntil(failures.name(), l -> l.stream().anyMatch(r -> failures.valueSerde().deserializer()
+        .deserialize(failures.name(), r.value()).getQueryId().equals(queryId))).stream()
+        .map(r -> failures.valueSerde().deserializer().deserialize(failures.name(), r.value()))
+        .filter(x -> x.getQueryId().equals(queryId)).findFirst().orElseThrow();
+  }
+
+  private static QuestionRequested asking(String id, String text, boolean groundingOnly) {
+    return QuestionRequested.newBuilder(question(id)).setQuestion(text)
+        .setOptions(QuestionOptions.newBuilder().setGroundingOnly(groundingOnly).build()).build();
+  }
+
+  @Test
+  void aQuestionNoTableFitsIsRefusedWithoutAskingTheModel() throws Exception {
+    int generations = llm.requests().size();
+    ask(asking("q-weather", "What is the weather in Paris tomorrow?", false));
+    QueryFailed f = failureOf("q-weather-" + RUN);
+    assertThat(f.getErrorClass()).isEqualTo("no_relevant_schema");
+    assertThat(f.getStage()).isEqualTo("retrieval");
+    assertThat(f.getAttempts()).isZero();
+    assertThat(f.getMessage()).contains("the closest, " + schema + ".").contains("below the relevance gate");
+    assertThat(llm.requests()).hasSize(generations);
+
+    // Grounding only: the empty packet, with the same reason.
+    ask(asking("q-weather-g", "What is the weather in Paris tomorrow?", true));
+    QueryAnswered g = answers(readUntil(topics.results().name(), l -> hasAnswer(l, "q-weather-g-" + RUN))).stream()
+        .filter(x -> x.getQueryId().equals("q-weather-g-" + RUN)).findFirst().orElseThrow();
+    assertThat(g.getTables()).isEmpty();
+    assertThat(g.getNote()).contains("below the relevance gate");
+  }
+
+  @Test
+  void anEmptyOrOverlongQuestionIsRefusedBeforeRetrieval() throws Exception {
+    ask(asking("q-empty", "   ", false));
+    QueryFailed empty = failureOf("q-empty-" + RUN);
+    assertThat(empty.getErrorClass()).isEqualTo("validation_block");
+    assertThat(empty.getStage()).isEqualTo("validation");
+    assertThat(empty.getMessage()).isEqualTo("the question is empty");
+
+    ask(asking("q-long", "How many orders? ".repeat(300), false));
+    QueryFailed tooLong = failureOf("q-long-" + RUN);
+    assertThat(tooLong.getErrorClass()).isEqualTo("validation_block");
+    assertThat(tooLong.getMessage()).contains("5100 characters").contains("4000 allowed");
   }
 }

@@ -36,6 +36,7 @@ public final class RetrievalMetrics {
   private int inScopeRefused;
   private int multiTable;
   private int multiTableConnected;
+  private int belowRankerAtSize;
   private final List<Double> latenciesMs = new ArrayList<>();
   private final Map<String, Double> stageMs = new LinkedHashMap<>();
 
@@ -75,6 +76,10 @@ public final class RetrievalMetrics {
     }
     Set<String> inPacket = new HashSet<>(packet.tableNames());
     long hits = gold.stream().filter(inPacket::contains).count();
+    long rankerHits = ranking.stream().limit(inPacket.size()).filter(gold::contains).count();
+    if (hits < rankerHits) {
+      belowRankerAtSize++;
+    }
     packetGoldHits += hits;
     packetTables += inPacket.size();
     goldTables += gold.size();
@@ -106,6 +111,11 @@ public final class RetrievalMetrics {
   /** Share of in-scope questions wrongly refused. */
   public double inScopeRefusedRate() {
     return questions == 0 ? 0 : (double) inScopeRefused / questions;
+  }
+
+  /** In-scope questions whose packet holds fewer gold tables than the ranking's first as many tables as the packet has. */
+  public int packetsBelowRankerAtSize() {
+    return belowRankerAtSize;
   }
 
   /** Questions with two or more gold tables. */
@@ -213,6 +223,7 @@ public final class RetrievalMetrics {
     m.put("in_scope_refused_rate", round(inScopeRefusedRate()));
     m.put("off_topic_questions", offTopic);
     m.put("off_topic_refused_rate", round(offTopicRefusedRate()));
+    m.put("packets_below_ranker_at_same_size", belowRankerAtSize);
     m.put("multi_table_questions", multiTable);
     m.put("multi_table_fk_connected_rate", round(multiTableConnectedRate()));
     m.put("packet_avg_tokens", round(avgPacketTokens()));

@@ -41,21 +41,22 @@ public final class RelevanceGate {
   }
 
   /**
-   * A refusal when a gate is set ({@code gate > 0}) and neither the question's evidence nor, asked
-   * only then, the evidence of the question without its values reaches it.
+   * The question's relevance and, when a gate is set ({@code gate > 0}) and nothing reaches it, the
+   * refusal. Only below the gate is the question without its values asked (an embedding and a dense
+   * search more), and it counts {@link #VALUES_PENALTY} less.
    *
    * @param withoutValues the best cosine of the question with its values taken out (see {@link QuestionValues})
    */
-  static Optional<SchemaContextPacket.Refusal> check(Optional<TableEvidence> closest, double gate,
-                                                    java.util.function.DoubleSupplier withoutValues) {
-    if (gate <= 0) {
-      return Optional.empty();
-    }
+  static Verdict judge(Optional<TableEvidence> closest, double gate, java.util.function.DoubleSupplier withoutValues) {
     double score = closest.map(RelevanceGate::relevance).orElse(0.0);
-    if (score >= gate) {
-      return Optional.empty();
+    if (gate <= 0 || score >= gate) {
+      return new Verdict(score, Optional.empty());
     }
     score = Math.max(score, withoutValues.getAsDouble() - VALUES_PENALTY);
-    return score >= gate ? Optional.empty() : Optional.of(new SchemaContextPacket.Refusal(closest.map(TableEvidence::table), score, gate));
+    return new Verdict(score, score >= gate ? Optional.empty()
+        : Optional.of(new SchemaContextPacket.Refusal(closest.map(TableEvidence::table), score, gate)));
   }
+
+  /** The relevance a question was judged by, and the refusal when it missed the gate. */
+  record Verdict(double relevance, Optional<SchemaContextPacket.Refusal> refusal) {}
 }

@@ -128,12 +128,9 @@ public final class SchemaRetriever {
     int namedAdded = 0;
     int bridgesAdded = 0;
     Optional<TableEvidence> closest = RelevanceGate.closest(ranked);
-    double[] relevanceOfQuestion = {closest.map(RelevanceGate::relevance).orElse(0.0)};
-    Optional<SchemaContextPacket.Refusal> refusal = RelevanceGate.check(closest, s.relevanceGate(), () -> {
-      relevanceOfQuestion[0] = Math.max(relevanceOfQuestion[0], relevanceWithoutValues(question));
-      return relevanceOfQuestion[0];
-    });
-    metrics.put("relevance_milli", Math.round(relevanceOfQuestion[0] * 1000));
+    RelevanceGate.Verdict verdict = RelevanceGate.judge(closest, s.relevanceGate(), () -> relevanceWithoutValues(question));
+    Optional<SchemaContextPacket.Refusal> refusal = verdict.refusal();
+    metrics.put("relevance_milli", Math.round(verdict.relevance() * 1000));
     if (refusal.isPresent()) {
       time.lap("size");
     } else if (model.size() < s.smallSchemaTables() || ranked.isEmpty()) {

@@ -133,14 +133,14 @@ class PacketCompletionTest {
     weather.denseTable = 0.28;
     TableEvidence trips = new TableEvidence("bike.trips");
     trips.denseColumns.add(new TableEvidence.ColumnHit("duration", 0.22, 1));
-    Optional<SchemaContextPacket.Refusal> r = RelevanceGate.check(RelevanceGate.closest(List.of(trips, weather)), 0.35, () -> 0.0);
+    Optional<SchemaContextPacket.Refusal> r = RelevanceGate.judge(RelevanceGate.closest(List.of(trips, weather)), 0.35, () -> 0.0).refusal();
     assertThat(r).isPresent();
     assertThat(r.get().message()).contains("bike.weather").contains("0.28").contains("0.35");
     // A column's evidence counts as much as the table's own.
     trips.denseColumns.add(new TableEvidence.ColumnHit("start_station", 0.4, 1));
-    assertThat(RelevanceGate.check(RelevanceGate.closest(List.of(trips, weather)), 0.35, () -> 0.0)).isEmpty();
+    assertThat(RelevanceGate.judge(RelevanceGate.closest(List.of(trips, weather)), 0.35, () -> 0.0).refusal()).isEmpty();
     // No gate, no refusal.
-    assertThat(RelevanceGate.check(Optional.empty(), 0, () -> 0.0)).isEmpty();
+    assertThat(RelevanceGate.judge(Optional.empty(), 0, () -> 0.0).refusal()).isEmpty();
   }
 
   @Test
@@ -148,15 +148,16 @@ class PacketCompletionTest {
     TableEvidence people = new TableEvidence("people");
     people.denseTable = 0.30;
     int[] asked = {0};
-    Optional<SchemaContextPacket.Refusal> r = RelevanceGate.check(Optional.of(people), 0.35, () -> {
+    RelevanceGate.Verdict v = RelevanceGate.judge(Optional.of(people), 0.35, () -> {
       asked[0]++;
       return 0.45;
     });
-    assertThat(r).isEmpty();
+    assertThat(v.refusal()).isEmpty();
+    assertThat(v.relevance()).isCloseTo(0.45 - RelevanceGate.VALUES_PENALTY, org.assertj.core.api.Assertions.within(1e-9));
     assertThat(asked[0]).isEqualTo(1);
-    assertThat(RelevanceGate.check(Optional.of(people), 0.35, () -> 0.40)).isPresent();
+    assertThat(RelevanceGate.judge(Optional.of(people), 0.35, () -> 0.40).refusal()).isPresent();
     people.denseTable = 0.5;
-    RelevanceGate.check(Optional.of(people), 0.35, () -> {
+    RelevanceGate.judge(Optional.of(people), 0.35, () -> {
       asked[0]++;
       return 0;
     });
