@@ -54,6 +54,10 @@ public final class ConfigKeys {
       "Kafka Streams application.id of the indexer (its consumer group and state)");
   public static final ConfigKey INDEXER_STATE_DIR = new ConfigKey("indexer.state.dir", "",
       "where the indexer keeps its state stores; empty = <tmp>/schemarag-indexer");
+  public static final ConfigKey INDEXER_BATCH_CHUNKS = new ConfigKey("indexer.batch.chunks", "256",
+      "the indexer embeds and writes the changed tables together once they hold this many chunks to write");
+  public static final ConfigKey INDEXER_BATCH_LINGER_MS = new ConfigKey("indexer.batch.linger.ms", "25",
+      "the indexer writes the changed tables it holds at the latest this long after its last write: what a single change waits for its batch");
   public static final ConfigKey LOCAL_DIR = new ConfigKey("local.dir", "",
       "where the embedded default keeps its broker data and state; empty = <tmp>/schemarag-local");
   public static final ConfigKey LOCAL_PG_NAME = new ConfigKey("local.pg.name", "demo",
@@ -126,6 +130,7 @@ public final class ConfigKeys {
       TOPICS_PREFIX, TOPICS_PARTITIONS, TOPICS_REPLICATION, SERDE_MODE, SERDE_REGISTRY_URL, CATALOG_SCHEMAS, QUERY_GROUP, QUERY_WORKERS,
       QUERY_INDEX_SOURCE,
       INGEST_SLOT, INGEST_PUBLICATION, DOCS_ROOT, DOCS_DEBOUNCE_MS, INDEXER_APP_ID, INDEXER_STATE_DIR,
+      INDEXER_BATCH_CHUNKS, INDEXER_BATCH_LINGER_MS,
       LOCAL_DIR, LOCAL_PG_NAME,
       EMBEDDING_MODEL, EMBEDDING_BASE_URL, EMBEDDING_API_KEY, EMBEDDING_BATCH,
       RETRIEVAL_TOP_K, RETRIEVAL_THRESHOLD, RETRIEVAL_SMALL_SCHEMA, RETRIEVAL_FK_CAP, RETRIEVAL_HUB_DEGREE,

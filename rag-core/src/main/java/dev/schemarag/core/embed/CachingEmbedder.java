@@ -2,9 +2,12 @@ package dev.schemarag.core.embed;
 
 import dev.schemarag.core.chunk.Hashing;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** Embeds only texts the cache has not seen for this model; counts what it computed. */
@@ -32,28 +35,48 @@ public final class CachingEmbedder implements Embedder {
 
   @Override
   public List<float[]> embedAll(List<String> texts) {
+    return embedBatch(texts).vectors();
+  }
+
+  /**
+   * Vectors of a batch of texts and which of them the model computed.
+   *
+   * @param computed {@code computed[i]}: text i was a cache miss embedded by this call (a text
+   *     repeated in the batch counts once, at its first position)
+   */
+  public record Batch(List<float[]> vectors, boolean[] computed) {}
+
+  /**
+   * Embeds a batch with one cache lookup for all its texts, the misses (each distinct text once)
+   * in the model's batches, and one cache write.
+   */
+  public Batch embedBatch(List<String> texts) {
+    List<String> hashes = texts.stream().map(Hashing::sha256).toList();
     Map<String, String> byHash = new LinkedHashMap<>();
-    for (String t : texts) {
-      byHash.putIfAbsent(Hashing.sha256(t), t);
+    for (int i = 0; i < texts.size(); i++) {
+      byHash.putIfAbsent(hashes.get(i), texts.get(i));
     }
-    Map<String, float[]> found = new LinkedHashMap<>(cache.getAll(modelId(), byHash.keySet()));
+    Map<String, float[]> found = new HashMap<>(cache.getAll(modelId(), byHash.keySet()));
     hits.addAndGet(found.size());
     List<String> missingHashes = byHash.keySet().stream().filter(h -> !found.containsKey(h)).toList();
+    Set<String> fresh = new HashSet<>(missingHashes);
     if (!missingHashes.isEmpty()) {
       List<float[]> vectors = delegate.embedAll(missingHashes.stream().map(byHash::get).toList());
-      Map<String, float[]> fresh = new LinkedHashMap<>();
+      Map<String, float[]> computedNow = new LinkedHashMap<>();
       for (int i = 0; i < missingHashes.size(); i++) {
-        fresh.put(missingHashes.get(i), vectors.get(i));
+        computedNow.put(missingHashes.get(i), vectors.get(i));
       }
-      cache.putAll(modelId(), fresh);
-      found.putAll(fresh);
-      computed.addAndGet(fresh.size());
+      cache.putAll(modelId(), computedNow);
+      found.putAll(computedNow);
+      computed.addAndGet(computedNow.size());
     }
     List<float[]> out = new ArrayList<>(texts.size());
-    for (String t : texts) {
-      out.add(found.get(Hashing.sha256(t)));
+    boolean[] computedFlags = new boolean[texts.size()];
+    for (int i = 0; i < texts.size(); i++) {
+      out.add(found.get(hashes.get(i)));
+      computedFlags[i] = fresh.remove(hashes.get(i));
     }
-    return out;
+    return new Batch(out, computedFlags);
   }
 
   /** Embeddings computed by the model (cache misses) since creation. */
