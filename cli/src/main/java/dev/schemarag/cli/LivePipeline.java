@@ -169,6 +169,11 @@ final class LivePipeline implements AutoCloseable {
     return consumer;
   }
 
+  /** Where the indexer's time went so far: embedding (cache lookups included) and pgvector writes. */
+  dev.schemarag.core.index.IndexSync.Timings indexerTimings() {
+    return indexer.timings();
+  }
+
   @Override
   public void close() {
     running.set(false);

@@ -258,7 +258,9 @@ public final class IndexerTopology {
    * Keeps a table's snapshot, doc and chunk hashes, and re-indexes the table on every change of
    * either, in batches across tables: a change is chunked and diffed at once (bad input is
    * dead-lettered right there), and the table waits with its chunks to write until the batch holds
-   * {@link Batching#maxChunks()} of them or {@link Batching#linger()} has passed. The flush embeds
+   * {@link Batching#maxChunks()} of them or {@link Batching#linger()} has passed. A change that
+   * comes alone, after a quiet linger, is written at once: a migration's first statement is not
+   * kept waiting for followers that may never come. The flush embeds
    * the batch in one pass, writes pgvector in one transaction, then stores each table's hashes and
    * sends its {@link IndexUpdate}.
    *
@@ -274,6 +276,7 @@ public final class IndexerTopology {
     private final Batching batching;
     private final Map<TableKey, Pending> pending = new LinkedHashMap<>();
     private int pendingChunks;
+    private long lastRecordMs;
     private ProcessorContext<Object, Object> context;
     private KeyValueStore<TableKey, TableSnapshot> snapshots;
     private KeyValueStore<TableKey, DocFile> docs;
@@ -306,6 +309,8 @@ public final class IndexerTopology {
           }
         }
       }
+      // The first record after start is batched: the task's clock is not known before it.
+      lastRecordMs = Long.MAX_VALUE;
       context.schedule(batching.linger(), PunctuationType.WALL_CLOCK_TIME, now -> flush());
     }
 
@@ -368,7 +373,10 @@ public final class IndexerTopology {
       }
       pendingStore.put(key, info.write());
       add(key, new Pending(info, prepared, null));
-      if (pendingChunks >= batching.maxChunks() || pending.size() >= batching.maxChunks()) {
+      long now = context.currentSystemTimeMs();
+      boolean alone = pending.size() == 1 && lastRecordMs != Long.MAX_VALUE && now - lastRecordMs >= batching.linger().toMillis();
+      lastRecordMs = now;
+      if (alone || pendingChunks >= batching.maxChunks() || pending.size() >= batching.maxChunks()) {
         flush();
       }
     }

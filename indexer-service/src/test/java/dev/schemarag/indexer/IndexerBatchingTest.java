@@ -136,6 +136,24 @@ class IndexerBatchingTest {
   }
 
   @Test
+  void aChangeAfterAQuietLingerIsWrittenAtOnceAndItsFollowersAreBatched() {
+    start(256);
+    snapshot("sales.earlier", 2, "the first after start is batched");
+    driver.advanceWallClockTime(LINGER);
+    updates.readValuesToList();
+    model.calls.clear();
+    driver.advanceWallClockTime(LINGER);
+    snapshot("sales.first", 2, "comes alone");
+    assertThat(updates.readValuesToList()).extracting(IndexUpdate::getTableName).containsExactly("first");
+    snapshot("sales.second", 2, "follows at once");
+    snapshot("sales.third", 2, "follows too");
+    assertThat(updates.isEmpty()).isTrue();
+    driver.advanceWallClockTime(LINGER);
+    assertThat(updates.readValuesToList()).extracting(IndexUpdate::getTableName).containsExactly("second", "third");
+    assertThat(model.calls).containsExactly(3, 6);
+  }
+
+  @Test
   void aFullBatchIsWrittenWithoutWaitingForTheLinger() {
     start(10);
     snapshot("sales.a", 4, "first");
