@@ -259,8 +259,9 @@ public final class IndexerTopology {
    * either, in batches across tables: a change is chunked and diffed at once (bad input is
    * dead-lettered right there), and the table waits with its chunks to write until the batch holds
    * {@link Batching#maxChunks()} of them or {@link Batching#linger()} has passed. A change that
-   * comes alone, after a quiet linger, is written at once: a migration's first statement is not
-   * kept waiting for followers that may never come. The flush embeds
+   * comes alone, after the processor was idle for a linger, is written at once: a single change is
+   * not kept waiting for followers that may never come (a backlog's records find the processor
+   * busy, so they batch). The flush embeds
    * the batch in one pass, writes pgvector in one transaction, then stores each table's hashes and
    * sends its {@link IndexUpdate}.
    *
@@ -276,7 +277,8 @@ public final class IndexerTopology {
     private final Batching batching;
     private final Map<TableKey, Pending> pending = new LinkedHashMap<>();
     private int pendingChunks;
-    private long lastRecordMs;
+    /** When this processor last finished work (task clock plus the work's own duration); MAX_VALUE before any. */
+    private long lastWorkEndMs;
     private ProcessorContext<Object, Object> context;
     private KeyValueStore<TableKey, TableSnapshot> snapshots;
     private KeyValueStore<TableKey, DocFile> docs;
@@ -310,8 +312,14 @@ public final class IndexerTopology {
         }
       }
       // The first record after start is batched: the task's clock is not known before it.
-      lastRecordMs = Long.MAX_VALUE;
-      context.schedule(batching.linger(), PunctuationType.WALL_CLOCK_TIME, now -> flush());
+      lastWorkEndMs = Long.MAX_VALUE;
+      context.schedule(batching.linger(), PunctuationType.WALL_CLOCK_TIME, now -> {
+        if (!pending.isEmpty()) {
+          long t0 = System.nanoTime();
+          flush();
+          lastWorkEndMs = now + (System.nanoTime() - t0) / 1_000_000;
+        }
+      });
     }
 
     private TableIndexer.Prepared prepare(TableKey key, Optional<TableSnapshot> snapshot, Optional<DocFile> doc, long eventTimeMs) {
@@ -329,6 +337,17 @@ public final class IndexerTopology {
 
     @Override
     public void process(Record<Object, Object> r) {
+      // The task's clock is read once per run of records; the work's own duration is added so a
+      // record that waited behind a long write does not look like one that came after a pause.
+      long t0 = System.nanoTime();
+      try {
+        index(r);
+      } finally {
+        lastWorkEndMs = context.currentSystemTimeMs() + (System.nanoTime() - t0) / 1_000_000;
+      }
+    }
+
+    private void index(Record<Object, Object> r) {
       TableKey key = (TableKey) r.key();
       Optional<TableSnapshot> snapshot;
       Optional<DocFile> doc;
@@ -373,9 +392,8 @@ public final class IndexerTopology {
       }
       pendingStore.put(key, info.write());
       add(key, new Pending(info, prepared, null));
-      long now = context.currentSystemTimeMs();
-      boolean alone = pending.size() == 1 && lastRecordMs != Long.MAX_VALUE && now - lastRecordMs >= batching.linger().toMillis();
-      lastRecordMs = now;
+      boolean alone = pending.size() == 1 && lastWorkEndMs != Long.MAX_VALUE
+          && context.currentSystemTimeMs() - lastWorkEndMs >= batching.linger().toMillis();
       if (alone || pendingChunks >= batching.maxChunks() || pending.size() >= batching.maxChunks()) {
         flush();
       }
