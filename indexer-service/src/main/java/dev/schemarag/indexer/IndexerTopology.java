@@ -258,7 +258,10 @@ public final class IndexerTopology {
    * Keeps a table's snapshot, doc and chunk hashes, and re-indexes the table on every change of
    * either, in batches across tables: a change is chunked and diffed at once (bad input is
    * dead-lettered right there), and the table waits with its chunks to write until the batch holds
-   * {@link Batching#maxChunks()} of them or {@link Batching#linger()} has passed. A change that
+   * {@link Batching#maxChunks()} of them, or no record has come for {@link Batching#linger()}, or
+   * the oldest pending table has waited {@link #MAX_WAIT_LINGERS} lingers. (Not simply a linger
+   * after the last write: a write takes longer than a linger, so the batch would never grow past
+   * what came during one write's wake.) A change that
    * comes alone, after the processor was idle for a linger, is written at once: a single change is
    * not kept waiting for followers that may never come (a backlog's records find the processor
    * busy, so they batch). The flush embeds
@@ -272,6 +275,8 @@ public final class IndexerTopology {
    * flushes them (pgvector writes are versioned upserts, so doing one again changes nothing).
    */
   static final class IndexTable implements Processor<Object, Object, Object, Object> {
+    /** A steady trickle of changes is written at the latest this many lingers after its first. */
+    static final int MAX_WAIT_LINGERS = 4;
     private final Topic<TableKey, TableSnapshot> tables;
     private final TableIndexer indexer;
     private final Batching batching;
@@ -279,6 +284,9 @@ public final class IndexerTopology {
     private int pendingChunks;
     /** When this processor last finished work (task clock plus the work's own duration); MAX_VALUE before any. */
     private long lastWorkEndMs;
+    /** When the last record came (task clock), and when the oldest pending table did. */
+    private long lastRecordMs;
+    private long oldestPendingMs = Long.MAX_VALUE;
     private ProcessorContext<Object, Object> context;
     private KeyValueStore<TableKey, TableSnapshot> snapshots;
     private KeyValueStore<TableKey, DocFile> docs;
@@ -313,8 +321,11 @@ public final class IndexerTopology {
       }
       // The first record after start is batched: the task's clock is not known before it.
       lastWorkEndMs = Long.MAX_VALUE;
+      // Write once the input has been quiet for a linger (a backlog keeps coming, so it fills the
+      // batch) or the oldest pending table has waited MAX_WAIT_LINGERS lingers (a steady trickle).
       context.schedule(batching.linger(), PunctuationType.WALL_CLOCK_TIME, now -> {
-        if (!pending.isEmpty()) {
+        long linger = batching.linger().toMillis();
+        if (!pending.isEmpty() && (now - lastRecordMs >= linger || now - oldestPendingMs >= MAX_WAIT_LINGERS * linger)) {
           long t0 = System.nanoTime();
           flush();
           lastWorkEndMs = now + (System.nanoTime() - t0) / 1_000_000;
@@ -333,6 +344,7 @@ public final class IndexerTopology {
       }
       pending.put(key, p);
       pendingChunks += p.toWrite();
+      oldestPendingMs = Math.min(oldestPendingMs, context.currentSystemTimeMs());
     }
 
     @Override
@@ -340,6 +352,7 @@ public final class IndexerTopology {
       // The task's clock is read once per run of records; the work's own duration is added so a
       // record that waited behind a long write does not look like one that came after a pause.
       long t0 = System.nanoTime();
+      lastRecordMs = context.currentSystemTimeMs();
       try {
         index(r);
       } finally {
@@ -456,6 +469,7 @@ public final class IndexerTopology {
       }
       pending.clear();
       pendingChunks = 0;
+      oldestPendingMs = Long.MAX_VALUE;
     }
 
     /** A table that failed in its batch: its latest record's content to the DLQ, with the reason and where it came from. */
@@ -480,6 +494,7 @@ public final class IndexerTopology {
       // Not flushed here: what is pending is in the pending store, and whoever runs the task next flushes it.
       pending.clear();
       pendingChunks = 0;
+      oldestPendingMs = Long.MAX_VALUE;
     }
   }
 }

@@ -155,6 +155,20 @@ class IndexerBatchingTest {
   }
 
   @Test
+  void aSteadyTrickleIsWrittenAfterFourLingersThoughItNeverGoesQuiet() {
+    start(256);
+    Duration gap = Duration.ofMillis(10);
+    for (int i = 0; i < 9; i++) {
+      snapshot("sales.t" + i, 2, "trickle " + i);
+      driver.advanceWallClockTime(gap);
+    }
+    assertThat(updates.isEmpty()).isTrue();
+    driver.advanceWallClockTime(LINGER.multipliedBy(IndexerTopology.IndexTable.MAX_WAIT_LINGERS).minus(gap.multipliedBy(9)));
+    assertThat(updates.readValuesToList()).hasSize(9);
+    assertThat(model.calls).containsExactly(27);
+  }
+
+  @Test
   void aFullBatchIsWrittenWithoutWaitingForTheLinger() {
     start(10);
     snapshot("sales.a", 4, "first");
