@@ -37,6 +37,8 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.Stores;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The indexer's topology, and nothing else (no {@code KafkaStreams} here): snapshots and docs in,
@@ -54,6 +56,8 @@ import org.apache.kafka.streams.state.Stores;
  * dead-lettered with its reason and the stream goes on.
  */
 public final class IndexerTopology {
+
+  private static final Logger LOG = LoggerFactory.getLogger(IndexerTopology.class);
 
   public static final String SNAPSHOTS = "snapshots";
   public static final String TABLE_DOCS = "table-docs";
@@ -258,14 +262,12 @@ public final class IndexerTopology {
    * Keeps a table's snapshot, doc and chunk hashes, and re-indexes the table on every change of
    * either, in batches across tables: a change is chunked and diffed at once (bad input is
    * dead-lettered right there), and the table waits with its chunks to write until the batch holds
-   * {@link Batching#maxChunks()} of them, or no record has come for {@link Batching#linger()}, or
-   * the oldest pending table has waited {@link #MAX_WAIT_LINGERS} lingers. (Not simply a linger
-   * after the last write: a write takes longer than a linger, so the batch would never grow past
-   * what came during one write's wake.) A change that
-   * comes alone, after the processor was idle for a linger, is written at once: a single change is
-   * not kept waiting for followers that may never come (a backlog's records find the processor
-   * busy, so they batch). The flush embeds
-   * the batch in one pass, writes pgvector in one transaction, then stores each table's hashes and
+   * {@link Batching#maxChunks()} of them, or no record came during a whole linger (a tick of a
+   * wall-clock punctuation), or the oldest pending table has waited {@link #MAX_WAIT_LINGERS}
+   * ticks (a steady trickle). So a backlog fills its batches, and a single change waits one to two
+   * lingers. (The ticks are the clock: the task's own clock is read once per run of records, so
+   * it lags behind a long write and would make a backlog look idle.) The flush embeds the batch in
+   * one pass, writes pgvector in one transaction, then stores each table's hashes and
    * sends its {@link IndexUpdate}.
    *
    * <p>Per-table order: a table is pending at most once. A second change before the flush replaces
@@ -275,18 +277,20 @@ public final class IndexerTopology {
    * flushes them (pgvector writes are versioned upserts, so doing one again changes nothing).
    */
   static final class IndexTable implements Processor<Object, Object, Object, Object> {
-    /** A steady trickle of changes is written at the latest this many lingers after its first. */
-    static final int MAX_WAIT_LINGERS = 4;
+    /**
+     * A steady trickle of changes is written at the latest this many ticks after its first. Not
+     * fewer: a backlog on a busy machine takes in a table every few ms, and must fill its batch.
+     */
+    static final int MAX_WAIT_LINGERS = 20;
     private final Topic<TableKey, TableSnapshot> tables;
     private final TableIndexer indexer;
     private final Batching batching;
     private final Map<TableKey, Pending> pending = new LinkedHashMap<>();
     private int pendingChunks;
-    /** When this processor last finished work (task clock plus the work's own duration); MAX_VALUE before any. */
-    private long lastWorkEndMs;
-    /** When the last record came (task clock), and when the oldest pending table did. */
-    private long lastRecordMs;
-    private long oldestPendingMs = Long.MAX_VALUE;
+    /** A record came since the last tick. */
+    private boolean recordSinceTick;
+    /** Ticks the oldest pending table has waited. */
+    private int pendingTicks;
     private ProcessorContext<Object, Object> context;
     private KeyValueStore<TableKey, TableSnapshot> snapshots;
     private KeyValueStore<TableKey, DocFile> docs;
@@ -319,18 +323,19 @@ public final class IndexerTopology {
           }
         }
       }
-      // The first record after start is batched: the task's clock is not known before it.
-      lastWorkEndMs = Long.MAX_VALUE;
-      // Write once the input has been quiet for a linger (a backlog keeps coming, so it fills the
-      // batch) or the oldest pending table has waited MAX_WAIT_LINGERS lingers (a steady trickle).
-      context.schedule(batching.linger(), PunctuationType.WALL_CLOCK_TIME, now -> {
-        long linger = batching.linger().toMillis();
-        if (!pending.isEmpty() && (now - lastRecordMs >= linger || now - oldestPendingMs >= MAX_WAIT_LINGERS * linger)) {
-          long t0 = System.nanoTime();
-          flush();
-          lastWorkEndMs = now + (System.nanoTime() - t0) / 1_000_000;
-        }
-      });
+      context.schedule(batching.linger(), PunctuationType.WALL_CLOCK_TIME, now -> tick());
+    }
+
+    private void tick() {
+      boolean quiet = !recordSinceTick;
+      recordSinceTick = false;
+      if (pending.isEmpty()) {
+        return;
+      }
+      pendingTicks++;
+      if (quiet || pendingTicks >= MAX_WAIT_LINGERS) {
+        flush(quiet ? "input quiet" : "waited " + MAX_WAIT_LINGERS + " lingers");
+      }
     }
 
     private TableIndexer.Prepared prepare(TableKey key, Optional<TableSnapshot> snapshot, Optional<DocFile> doc, long eventTimeMs) {
@@ -344,23 +349,11 @@ public final class IndexerTopology {
       }
       pending.put(key, p);
       pendingChunks += p.toWrite();
-      oldestPendingMs = Math.min(oldestPendingMs, context.currentSystemTimeMs());
     }
 
     @Override
     public void process(Record<Object, Object> r) {
-      // The task's clock is read once per run of records; the work's own duration is added so a
-      // record that waited behind a long write does not look like one that came after a pause.
-      long t0 = System.nanoTime();
-      lastRecordMs = context.currentSystemTimeMs();
-      try {
-        index(r);
-      } finally {
-        lastWorkEndMs = context.currentSystemTimeMs() + (System.nanoTime() - t0) / 1_000_000;
-      }
-    }
-
-    private void index(Record<Object, Object> r) {
+      recordSinceTick = true;
       TableKey key = (TableKey) r.key();
       Optional<TableSnapshot> snapshot;
       Optional<DocFile> doc;
@@ -405,10 +398,8 @@ public final class IndexerTopology {
       }
       pendingStore.put(key, info.write());
       add(key, new Pending(info, prepared, null));
-      boolean alone = pending.size() == 1 && lastWorkEndMs != Long.MAX_VALUE
-          && context.currentSystemTimeMs() - lastWorkEndMs >= batching.linger().toMillis();
-      if (alone || pendingChunks >= batching.maxChunks() || pending.size() >= batching.maxChunks()) {
-        flush();
+      if (pendingChunks >= batching.maxChunks() || pending.size() >= batching.maxChunks()) {
+        flush("batch full");
       }
     }
 
@@ -420,10 +411,11 @@ public final class IndexerTopology {
     }
 
     /** Writes every pending table, then records each one's hashes and sends its update (or its dead letter). */
-    private void flush() {
+    private void flush(String why) {
       if (pending.isEmpty()) {
         return;
       }
+      LOG.debug("{}: writing {} tables, {} chunks to write", why, pending.size(), pendingChunks);
       List<TableKey> keys = new ArrayList<>();
       List<TableIndexer.Prepared> batch = new ArrayList<>();
       pending.forEach((k, p) -> {
@@ -469,7 +461,7 @@ public final class IndexerTopology {
       }
       pending.clear();
       pendingChunks = 0;
-      oldestPendingMs = Long.MAX_VALUE;
+      pendingTicks = 0;
     }
 
     /** A table that failed in its batch: its latest record's content to the DLQ, with the reason and where it came from. */
@@ -494,7 +486,7 @@ public final class IndexerTopology {
       // Not flushed here: what is pending is in the pending store, and whoever runs the task next flushes it.
       pending.clear();
       pendingChunks = 0;
-      oldestPendingMs = Long.MAX_VALUE;
+      pendingTicks = 0;
     }
   }
 }

@@ -111,8 +111,9 @@ class IndexerTopologyIT {
     lingerPasses();
   }
 
-  /** The batch's linger passes: what is pending is written. */
+  /** The input stays quiet for a linger: what is pending is written. */
   private void lingerPasses() {
+    driver.advanceWallClockTime(BATCHING.linger());
     driver.advanceWallClockTime(BATCHING.linger());
   }
 
