@@ -129,6 +129,8 @@ final class IndexBench implements Callable<Integer> {
       figures.put("model_texts_per_s", Math.round(modelRate));
       figures.put("model_texts_per_s_before_after", List.of(Math.round(modelBefore), Math.round(modelAfter)));
       figures.put("indexer", timings(timings));
+      // Robust to the machine's load: the share of the pipeline's time the model was computing.
+      figures.put("model_busy_share", Math.round(timings.modelNanos() / 1e9 / fromSnapshot * 100) / 100.0);
       figures.put("share_of_model_rate", Math.round(pipelineRate / modelRate * 100) / 100.0);
       if (reindex) {
         figures.put("reindex", reindex(config, work, stack, model.size()));
@@ -176,6 +178,7 @@ final class IndexBench implements Callable<Integer> {
   private static Map<String, Object> timings(IndexSync.Timings t) {
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("embed_s", Math.round(t.embedNanos() / 1e7) / 100.0);
+    out.put("of_which_model_s", Math.round(t.modelNanos() / 1e7) / 100.0);
     out.put("pgvector_write_s", Math.round(t.writeNanos() / 1e7) / 100.0);
     out.put("store_writes", t.batches());
     out.put("chunks_per_store_write", t.batches() == 0 ? 0 : Math.round(t.chunks() / (double) t.batches()));

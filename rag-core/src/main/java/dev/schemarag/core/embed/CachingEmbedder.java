@@ -17,6 +17,7 @@ public final class CachingEmbedder implements Embedder {
   private final EmbeddingCache cache;
   private final AtomicLong computed = new AtomicLong();
   private final AtomicLong hits = new AtomicLong();
+  private final AtomicLong modelNanos = new AtomicLong();
 
   public CachingEmbedder(Embedder delegate, EmbeddingCache cache) {
     this.delegate = delegate;
@@ -61,7 +62,9 @@ public final class CachingEmbedder implements Embedder {
     List<String> missingHashes = byHash.keySet().stream().filter(h -> !found.containsKey(h)).toList();
     Set<String> fresh = new HashSet<>(missingHashes);
     if (!missingHashes.isEmpty()) {
+      long t0 = System.nanoTime();
       List<float[]> vectors = delegate.embedAll(missingHashes.stream().map(byHash::get).toList());
+      modelNanos.addAndGet(System.nanoTime() - t0);
       Map<String, float[]> computedNow = new LinkedHashMap<>();
       for (int i = 0; i < missingHashes.size(); i++) {
         computedNow.put(missingHashes.get(i), vectors.get(i));
@@ -82,6 +85,11 @@ public final class CachingEmbedder implements Embedder {
   /** Embeddings computed by the model (cache misses) since creation. */
   public long computed() {
     return computed.get();
+  }
+
+  /** Time spent in the model itself (cache misses) since creation. */
+  public long modelNanos() {
+    return modelNanos.get();
   }
 
   public long cacheHits() {

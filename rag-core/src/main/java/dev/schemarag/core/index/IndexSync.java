@@ -53,8 +53,10 @@ public final class IndexSync {
    *
    * @param batches store writes (one transaction each)
    * @param chunks chunks written (upserted rows, identical ones included)
+   * @param embedNanos embedding, cache lookups and inserts included
+   * @param modelNanos of that, the model itself
    */
-  public record Timings(long batches, long chunks, long embedNanos, long writeNanos) {}
+  public record Timings(long batches, long chunks, long embedNanos, long modelNanos, long writeNanos) {}
 
   /**
    * @param table empty = the whole database (chunks of tables not in {@code chunks} are removed)
@@ -175,7 +177,7 @@ public final class IndexSync {
   }
 
   public Timings timings() {
-    return new Timings(batches.get(), written.get(), embedNanos.get(), writeNanos.get());
+    return new Timings(batches.get(), written.get(), embedNanos.get(), embedder.modelNanos(), writeNanos.get());
   }
 
   public String modelId() {
