@@ -174,12 +174,17 @@ final class IndexBench implements Callable<Integer> {
     return out;
   }
 
-  /** The indexer's own account: time embedding (cache lookups included) and writing pgvector, batches and their mean size. */
+  /**
+   * The indexer's own account: time embedding (cache lookups included; of it, the model), time
+   * writing pgvector (beside the next group's embedding; of it, what the indexer waited for), store
+   * transactions and their mean size.
+   */
   private static Map<String, Object> timings(IndexSync.Timings t) {
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("embed_s", Math.round(t.embedNanos() / 1e7) / 100.0);
     out.put("of_which_model_s", Math.round(t.modelNanos() / 1e7) / 100.0);
     out.put("pgvector_write_s", Math.round(t.writeNanos() / 1e7) / 100.0);
+    out.put("of_which_waited_for_s", Math.round(t.waitNanos() / 1e7) / 100.0);
     out.put("store_writes", t.batches());
     out.put("chunks_per_store_write", t.batches() == 0 ? 0 : Math.round(t.chunks() / (double) t.batches()));
     return out;

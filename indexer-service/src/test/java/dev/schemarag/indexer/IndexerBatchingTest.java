@@ -166,7 +166,10 @@ class IndexerBatchingTest {
     assertThat(updates.isEmpty()).isTrue();
     driver.advanceWallClockTime(gap);
     assertThat(updates.readValuesToList()).hasSize(records);
-    assertThat(model.calls).containsExactly(3 * records);
+    // One batch of 50 tables of 3 chunks, embedded in groups of whole tables holding at least
+    // embedding.batch.size (64) texts: 22 tables, 22 tables, the last 6.
+    assertThat(records).isEqualTo(50);
+    assertThat(model.calls).containsExactly(66, 66, 18);
   }
 
   @Test

@@ -2,9 +2,11 @@ package dev.schemarag.core.embed;
 
 import dev.schemarag.core.chunk.Hashing;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -47,18 +49,37 @@ public final class CachingEmbedder implements Embedder {
    */
   public record Batch(List<float[]> vectors, boolean[] computed) {}
 
+  /** The cached vectors of these texts, by text hash: one cache query. */
+  public Map<String, float[]> lookup(Collection<String> texts) {
+    Set<String> hashes = new LinkedHashSet<>();
+    texts.forEach(t -> hashes.add(Hashing.sha256(t)));
+    Map<String, float[]> found = cache.getAll(modelId(), hashes);
+    hits.addAndGet(found.size());
+    return found;
+  }
+
   /**
    * Embeds a batch with one cache lookup for all its texts, the misses (each distinct text once)
    * in the model's batches, and one cache write.
    */
   public Batch embedBatch(List<String> texts) {
+    return embedBatch(texts, lookup(texts));
+  }
+
+  /** {@link #embedBatch(List)} with the cache already looked up (by {@link #lookup}, for these texts or more). */
+  public Batch embedBatch(List<String> texts, Map<String, float[]> cached) {
     List<String> hashes = texts.stream().map(Hashing::sha256).toList();
     Map<String, String> byHash = new LinkedHashMap<>();
     for (int i = 0; i < texts.size(); i++) {
       byHash.putIfAbsent(hashes.get(i), texts.get(i));
     }
-    Map<String, float[]> found = new HashMap<>(cache.getAll(modelId(), byHash.keySet()));
-    hits.addAndGet(found.size());
+    Map<String, float[]> found = new HashMap<>();
+    byHash.keySet().forEach(h -> {
+      float[] v = cached.get(h);
+      if (v != null) {
+        found.put(h, v);
+      }
+    });
     List<String> missingHashes = byHash.keySet().stream().filter(h -> !found.containsKey(h)).toList();
     Set<String> fresh = new HashSet<>(missingHashes);
     if (!missingHashes.isEmpty()) {
