@@ -74,7 +74,7 @@ final class LivePipeline implements AutoCloseable {
     }, "index-events-tail");
     tail.setDaemon(true);
     PooledConnections db = PooledConnections.of(dbUrl, config.get(dev.schemarag.core.config.ConfigKeys.DB_USER),
-        config.get(dev.schemarag.core.config.ConfigKeys.DB_PASSWORD), 2, "indexer");
+        config.get(dev.schemarag.core.config.ConfigKeys.DB_PASSWORD), 3, "indexer");
     IndexerService indexer = IndexerService.create(config, db, bootstrap);
     IngestService ingest = withIngest ? new IngestService(IngestService.Settings.from(config, dbUrl, bootstrap), topics) : null;
     self[0] = new LivePipeline(indexer, ingest, tail, db);
