@@ -32,7 +32,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 final class LivePipeline implements AutoCloseable {
 
   private final IndexerService indexer;
-  private final IngestService ingest;
+  private final IngestService ingest; // null: the indexer alone
   private final Thread tail;
   private final PooledConnections pool;
   private final AtomicBoolean running = new AtomicBoolean(true);
@@ -45,12 +45,26 @@ final class LivePipeline implements AutoCloseable {
   }
 
   static LivePipeline start(SchemaragConfig config, String dbUrl, String bootstrap, Consumer<IndexUpdate> listener) throws Exception {
-    return start(config, dbUrl, bootstrap, listener, new SimpleMeterRegistry(), new SimpleMeterRegistry());
+    return start(config, dbUrl, bootstrap, listener, new SimpleMeterRegistry(), new SimpleMeterRegistry(), true);
   }
 
   /** The same, with the indexer's and the ingest service's meters in the given registries. */
   static LivePipeline start(SchemaragConfig config, String dbUrl, String bootstrap, Consumer<IndexUpdate> listener,
                             MeterRegistry indexerMeters, MeterRegistry ingestMeters) throws Exception {
+    return start(config, dbUrl, bootstrap, listener, indexerMeters, ingestMeters, true);
+  }
+
+  /**
+   * The indexer alone, without an ingest service: it indexes what the snapshot and doc topics
+   * already hold (a re-index under a new {@code indexer.application.id}).
+   */
+  static LivePipeline startIndexer(SchemaragConfig config, String dbUrl, String bootstrap, Consumer<IndexUpdate> listener)
+      throws Exception {
+    return start(config, dbUrl, bootstrap, listener, new SimpleMeterRegistry(), new SimpleMeterRegistry(), false);
+  }
+
+  private static LivePipeline start(SchemaragConfig config, String dbUrl, String bootstrap, Consumer<IndexUpdate> listener,
+                                    MeterRegistry indexerMeters, MeterRegistry ingestMeters, boolean withIngest) throws Exception {
     TopicCatalog topics = ServiceSettings.topics(config);
     AtomicBoolean running = new AtomicBoolean(true);
     KafkaConsumer<byte[], byte[]> consumer = tailFromNow(config, bootstrap, topics.indexEvents());
@@ -68,14 +82,16 @@ final class LivePipeline implements AutoCloseable {
     }, "index-events-tail");
     tail.setDaemon(true);
     PooledConnections db = PooledConnections.of(dbUrl, config.get(dev.schemarag.core.config.ConfigKeys.DB_USER),
-        config.get(dev.schemarag.core.config.ConfigKeys.DB_PASSWORD), 2, "indexer");
+        config.get(dev.schemarag.core.config.ConfigKeys.DB_PASSWORD), 3, "indexer");
     IndexerService indexer = IndexerService.create(config, db, bootstrap, indexerMeters);
-    IngestService ingest = new IngestService(IngestService.Settings.from(config, dbUrl, bootstrap), topics);
+    IngestService ingest = withIngest ? new IngestService(IngestService.Settings.from(config, dbUrl, bootstrap), topics) : null;
     self[0] = new LivePipeline(indexer, ingest, tail, db);
     tail.start();
     try {
       indexer.start(Duration.ofMinutes(2));
-      ingest.start(ingestMeters);
+      if (ingest != null) {
+        ingest.start(ingestMeters);
+      }
     } catch (Exception e) {
       self[0].close();
       throw e;
@@ -132,6 +148,33 @@ final class LivePipeline implements AutoCloseable {
     return new InitialIndex(tables, chunks, embedded, (System.nanoTime() - t0) / 1e9, (first - t0) / 1e9);
   }
 
+  /** The earliest timestamp of a record in the topic (0 when it is empty). */
+  static long firstRecordTimeMs(SchemaragConfig config, String bootstrap, String topic) {
+    Map<String, Object> c = new HashMap<>(ServiceSettings.kafka(config, bootstrap));
+    c.put(ConsumerConfig.GROUP_ID_CONFIG, "schemarag-cli-" + UUID.randomUUID());
+    c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+    c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+    try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+      List<TopicPartition> parts = consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()
+          .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+      consumer.assign(parts);
+      consumer.seekToBeginning(parts);
+      Map<TopicPartition, Long> ends = consumer.endOffsets(parts);
+      java.util.Set<TopicPartition> seen = new java.util.HashSet<>();
+      long first = Long.MAX_VALUE;
+      long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+      while (seen.size() < parts.stream().filter(p -> ends.get(p) > 0).count() && System.nanoTime() < deadline) {
+        for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+          TopicPartition tp = new TopicPartition(r.topic(), r.partition());
+          if (seen.add(tp)) {
+            first = Math.min(first, r.timestamp());
+          }
+        }
+      }
+      return first == Long.MAX_VALUE ? 0 : first;
+    }
+  }
+
   /** A consumer positioned at the current end of the topic: it sees only what comes from now on. */
   private static KafkaConsumer<byte[], byte[]> tailFromNow(SchemaragConfig config, String bootstrap, Topic<TableKey, IndexUpdate> topic) {
     Map<String, Object> c = new HashMap<>(ServiceSettings.kafka(config, bootstrap));
@@ -147,10 +190,17 @@ final class LivePipeline implements AutoCloseable {
     return consumer;
   }
 
+  /** Where the indexer's time went so far: embedding (cache lookups included) and pgvector writes. */
+  dev.schemarag.core.index.IndexSync.Timings indexerTimings() {
+    return indexer.timings();
+  }
+
   @Override
   public void close() {
     running.set(false);
-    ingest.close();
+    if (ingest != null) {
+      ingest.close();
+    }
     indexer.close();
     pool.close();
     try {

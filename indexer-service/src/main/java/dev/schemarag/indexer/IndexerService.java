@@ -19,6 +19,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.Properties;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
@@ -36,10 +37,12 @@ public final class IndexerService implements AutoCloseable {
 
   private final KafkaStreams streams;
   private final KafkaStreamsMetrics streamsMetrics;
+  private final TableIndexer indexer;
 
-  private IndexerService(KafkaStreams streams, KafkaStreamsMetrics streamsMetrics) {
+  private IndexerService(KafkaStreams streams, KafkaStreamsMetrics streamsMetrics, TableIndexer indexer) {
     this.streams = streams;
     this.streamsMetrics = streamsMetrics;
+    this.indexer = indexer;
   }
 
   /** Streams properties: ours, then the user's {@code streams.*} keys (prefix stripped), which win. */
@@ -54,6 +57,12 @@ public final class IndexerService implements AutoCloseable {
     p.put(StreamsConfig.STATE_DIR_CONFIG, config.optional(ConfigKeys.INDEXER_STATE_DIR)
         .orElse(Path.of(System.getProperty("java.io.tmpdir"), "schemarag-indexer").toString()));
     p.put("consumer.auto.offset.reset", "earliest");
+    // An idle stream thread waits in poll this long at most: it must come out to flush a pending
+    // batch after its linger, or a single change would wait up to the default 100 ms more.
+    p.put(StreamsConfig.POLL_MS_CONFIG, Math.min(100L, IndexerTopology.Batching.from(config).linger().toMillis()));
+    // One batch embeds up to indexer.batch.chunks chunks inside a transaction: on a busy machine
+    // that can outlast Streams' 10 s default, and the broker would abort the transaction.
+    p.put(StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG), 60_000);
     p.putAll(config.withPrefix("streams."));
     return p;
   }
@@ -75,7 +84,8 @@ public final class IndexerService implements AutoCloseable {
     TopicCatalog topics = ServiceSettings.topics(config);
     IndexerMetrics metrics = new IndexerMetrics(registry, topics);
     metrics.embeddings(cached);
-    KafkaStreams streams = new KafkaStreams(IndexerTopology.build(topics, new TableIndexer(sync), metrics),
+    TableIndexer indexer = new TableIndexer(sync);
+    KafkaStreams streams = new KafkaStreams(IndexerTopology.build(topics, indexer, IndexerTopology.Batching.from(config), metrics),
         streamsProperties(config, bootstrapServers));
     streams.setUncaughtExceptionHandler(e -> {
       LOG.error("indexer stream thread failed, replacing it: {}", e.getMessage());
@@ -83,7 +93,7 @@ public final class IndexerService implements AutoCloseable {
     });
     KafkaStreamsMetrics streamsMetrics = new KafkaStreamsMetrics(streams);
     streamsMetrics.bindTo(registry);
-    return new IndexerService(streams, streamsMetrics);
+    return new IndexerService(streams, streamsMetrics, indexer);
   }
 
   /** Starts and waits until the streams are running. */
@@ -99,6 +109,11 @@ public final class IndexerService implements AutoCloseable {
       }
       Thread.sleep(20);
     }
+  }
+
+  /** Where the indexer's time went since start: embedding (cache lookups included) and pgvector writes. */
+  public IndexSync.Timings timings() {
+    return indexer.timings();
   }
 
   public KafkaStreams.State state() {

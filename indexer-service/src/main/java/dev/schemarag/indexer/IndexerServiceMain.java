@@ -23,8 +23,8 @@ public final class IndexerServiceMain {
 
   static final String NAME = "indexer-service";
 
-  /** One stream thread writes; a little headroom for a replaced thread. */
-  static final int POOL_SIZE = 2;
+  /** The stream thread (embedding cache) and its store writer; a little headroom for a replaced thread. */
+  static final int POOL_SIZE = 3;
 
   public static void main(String[] args) throws Exception {
     SchemaragConfig config = SchemaragConfig.fromEnvironment(Map.of());

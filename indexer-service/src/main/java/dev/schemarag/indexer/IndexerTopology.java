@@ -2,8 +2,9 @@ package dev.schemarag.indexer;
 
 import dev.schemarag.contracts.Topic;
 import dev.schemarag.contracts.TopicCatalog;
+import dev.schemarag.core.config.ConfigKeys;
+import dev.schemarag.core.config.SchemaragConfig;
 import dev.schemarag.core.docs.MarkdownDocParser;
-import dev.schemarag.core.index.ChunkDiff;
 import dev.schemarag.core.index.IndexSync;
 import dev.schemarag.events.catalog.TableKey;
 import dev.schemarag.events.catalog.TableSnapshot;
@@ -14,20 +15,30 @@ import dev.schemarag.service.CatalogSnapshots;
 import dev.schemarag.service.CatalogSnapshots.QualifiedName;
 import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.errors.StreamsException;
+import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
+import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.Stores;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The indexer's topology, and nothing else (no {@code KafkaStreams} here): snapshots and docs in,
@@ -36,6 +47,7 @@ import org.apache.kafka.streams.state.Stores;
  * <pre>
  * catalog.tables ─ decode-tables ───────────────────────────────┐
  * docs.files ─ route-docs ─▶ index.docs-by-table ─ docs-by-table ┴▶ index-table ─▶ index.events
+ *                                                    (batches tables: see {@link IndexTable})
  *      └ undecodable, malformed or unindexable records ─▶ &lt;input&gt;.dlq (reason in a header)
  * </pre>
  *
@@ -45,22 +57,44 @@ import org.apache.kafka.streams.state.Stores;
  */
 public final class IndexerTopology {
 
+  private static final Logger LOG = LoggerFactory.getLogger(IndexerTopology.class);
+
   public static final String SNAPSHOTS = "snapshots";
   public static final String TABLE_DOCS = "table-docs";
   public static final String CHUNK_HASHES = "chunk-hashes";
   public static final String DOC_TABLES = "doc-tables";
+  public static final String PENDING_TABLES = "pending-tables";
 
   private IndexerTopology() {}
 
   /** A snapshot change as it reaches the indexing step: empty = tombstone. */
   record SnapshotChange(Optional<TableSnapshot> snapshot) {}
 
-  public static Topology build(TopicCatalog topics, TableIndexer indexer) {
-    return build(topics, indexer, new IndexerMetrics(new io.micrometer.core.instrument.simple.SimpleMeterRegistry(), topics));
+  /**
+   * When the indexer writes the tables it has taken in: once they hold {@code maxChunks} chunks to
+   * write (or that many tables are pending), or {@code linger} after the last write.
+   */
+  public record Batching(int maxChunks, Duration linger) {
+    public Batching {
+      if (maxChunks < 1) {
+        throw new IllegalArgumentException(ConfigKeys.INDEXER_BATCH_CHUNKS.name() + " must be at least 1, not " + maxChunks);
+      }
+      if (linger.toMillis() < 1) {
+        throw new IllegalArgumentException(ConfigKeys.INDEXER_BATCH_LINGER_MS.name() + " must be at least 1 ms, not " + linger.toMillis());
+      }
+    }
+
+    public static Batching from(SchemaragConfig config) {
+      return new Batching(config.getInt(ConfigKeys.INDEXER_BATCH_CHUNKS), Duration.ofMillis(config.getInt(ConfigKeys.INDEXER_BATCH_LINGER_MS)));
+    }
+  }
+
+  public static Topology build(TopicCatalog topics, TableIndexer indexer, Batching batching) {
+    return build(topics, indexer, batching, new IndexerMetrics(new io.micrometer.core.instrument.simple.SimpleMeterRegistry(), topics));
   }
 
   /** The topology, with index updates and dead letters counted in {@code metrics} as they reach their sinks. */
-  static Topology build(TopicCatalog topics, TableIndexer indexer, IndexerMetrics metrics) {
+  static Topology build(TopicCatalog topics, TableIndexer indexer, Batching batching, IndexerMetrics metrics) {
     Topic<TableKey, TableSnapshot> tables = topics.tables();
     Topic<DocFileKey, DocFile> docs = topics.docs();
     Topic<TableKey, DocFile> byTable = topics.docsByTable();
@@ -81,12 +115,14 @@ public final class IndexerTopology {
         "route-docs");
     t.addSource("docs-by-table", byTable.keySerde().deserializer(), byTable.valueSerde().deserializer(), byTable.name());
 
-    t.addProcessor("index-table", () -> new IndexTable(tables, indexer), "decode-tables", "docs-by-table");
+    t.addProcessor("index-table", () -> new IndexTable(tables, indexer, batching), "decode-tables", "docs-by-table");
     t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(SNAPSHOTS), tables.keySerde(), tables.valueSerde()),
         "index-table");
     t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(TABLE_DOCS), byTable.keySerde(), byTable.valueSerde()),
         "index-table");
     t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(CHUNK_HASHES), byTable.keySerde(), Serdes.String()),
+        "index-table");
+    t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(PENDING_TABLES), byTable.keySerde(), Serdes.String()),
         "index-table");
     t.addSink("index-events", events.name(), events.keySerde().serializer(), metrics.observingUpdates(events.valueSerde().serializer()),
         "index-table");
@@ -199,18 +235,81 @@ public final class IndexerTopology {
     }
   }
 
-  /** Keeps a table's snapshot, doc and chunk hashes; re-indexes the table on every change of either. */
+  /**
+   * What a pending table needs at its flush besides its snapshot, doc and hashes (all in stores):
+   * the latest record time (for the write version), the oldest unindexed change (for the lag), and
+   * what to dead-letter if it fails (the kind of the latest record and where it came from).
+   */
+  record PendingInfo(long eventTimeMs, Long sourceTsMs, boolean docTriggered, String source) {
+    String write() {
+      return eventTimeMs + "\t" + (sourceTsMs == null ? "-" : sourceTsMs) + "\t" + (docTriggered ? "doc" : "snapshot") + "\t" + source;
+    }
+
+    static PendingInfo read(String stored) {
+      String[] f = stored.split("\t", 4);
+      if (f.length != 4) {
+        throw new IllegalStateException("corrupt pending-table entry: " + stored);
+      }
+      return new PendingInfo(Long.parseLong(f[0]), f[1].equals("-") ? null : Long.parseLong(f[1]), f[2].equals("doc"), f[3]);
+    }
+
+    /** This table changed again before its flush: the later record wins, the older change's time stays for the lag. */
+    PendingInfo then(PendingInfo later) {
+      Long oldest = sourceTsMs == null ? later.sourceTsMs : later.sourceTsMs == null ? sourceTsMs : Math.min(sourceTsMs, later.sourceTsMs);
+      return new PendingInfo(Math.max(eventTimeMs, later.eventTimeMs), oldest, later.docTriggered, later.source);
+    }
+  }
+
+  /** A pending table: prepared for writing, or why it could not be. */
+  private record Pending(PendingInfo info, TableIndexer.Prepared prepared, RuntimeException failure) {
+    int toWrite() {
+      return prepared == null ? 0 : prepared.toWrite();
+    }
+  }
+
+  /**
+   * Keeps a table's snapshot, doc and chunk hashes, and re-indexes the table on every change of
+   * either, in batches across tables: a change is chunked and diffed at once (bad input is
+   * dead-lettered right there), and the table waits with its chunks to write until the batch holds
+   * {@link Batching#maxChunks()} of them, or no record came during a whole linger (a tick of a
+   * wall-clock punctuation), or the oldest pending table has waited {@link #MAX_WAIT_LINGERS}
+   * ticks (a steady trickle). So a backlog fills its batches, and a single change waits one to two
+   * lingers. (The ticks are the clock: the task's own clock is read once per run of records, so
+   * it lags behind a long write and would make a backlog look idle.) The flush embeds the batch in
+   * one pass, writes pgvector in one transaction, then stores each table's hashes and
+   * sends its {@link IndexUpdate}.
+   *
+   * <p>Per-table order: a table is pending at most once. A second change before the flush replaces
+   * the first (diffed against the hashes last written), so an earlier snapshot is never written
+   * after a later one. Exactly-once: the pending tables are also kept in a store, so they commit
+   * with the input offsets; after a crash or a rebalance the task's new owner finds them there and
+   * flushes them (pgvector writes are versioned upserts, so doing one again changes nothing).
+   */
   static final class IndexTable implements Processor<Object, Object, Object, Object> {
+    /**
+     * A steady trickle of changes is written at the latest this many ticks after its first. Not
+     * fewer: a backlog on a busy machine takes in a table every few ms, and must fill its batch.
+     */
+    static final int MAX_WAIT_LINGERS = 20;
     private final Topic<TableKey, TableSnapshot> tables;
     private final TableIndexer indexer;
+    private final Batching batching;
+    private final Map<TableKey, Pending> pending = new LinkedHashMap<>();
+    private int pendingChunks;
+    /** A record came since the last tick. */
+    private boolean recordSinceTick;
+    /** Ticks the oldest pending table has waited. */
+    private int pendingTicks;
     private ProcessorContext<Object, Object> context;
     private KeyValueStore<TableKey, TableSnapshot> snapshots;
     private KeyValueStore<TableKey, DocFile> docs;
     private KeyValueStore<TableKey, String> hashes;
+    private KeyValueStore<TableKey, String> pendingStore;
 
-    IndexTable(Topic<TableKey, TableSnapshot> tables, TableIndexer indexer) {
+    IndexTable(Topic<TableKey, TableSnapshot> tables, TableIndexer indexer, Batching batching) {
       this.tables = tables;
       this.indexer = indexer;
+      this.batching = batching;
     }
 
     @Override
@@ -219,10 +318,51 @@ public final class IndexerTopology {
       this.snapshots = context.getStateStore(SNAPSHOTS);
       this.docs = context.getStateStore(TABLE_DOCS);
       this.hashes = context.getStateStore(CHUNK_HASHES);
+      this.pendingStore = context.getStateStore(PENDING_TABLES);
+      // Tables a previous owner of this task took in but did not write.
+      try (KeyValueIterator<TableKey, String> it = pendingStore.all()) {
+        while (it.hasNext()) {
+          KeyValue<TableKey, String> kv = it.next();
+          PendingInfo info = PendingInfo.read(kv.value);
+          try {
+            add(kv.key, new Pending(info, prepare(kv.key, Optional.ofNullable(snapshots.get(kv.key)),
+                Optional.ofNullable(docs.get(kv.key)), info.eventTimeMs()), null));
+          } catch (RuntimeException e) {
+            add(kv.key, new Pending(info, null, e));
+          }
+        }
+      }
+      context.schedule(batching.linger(), PunctuationType.WALL_CLOCK_TIME, now -> tick());
+    }
+
+    private void tick() {
+      boolean quiet = !recordSinceTick;
+      recordSinceTick = false;
+      if (pending.isEmpty()) {
+        return;
+      }
+      pendingTicks++;
+      if (quiet || pendingTicks >= MAX_WAIT_LINGERS) {
+        flush(quiet ? "input quiet" : "waited " + MAX_WAIT_LINGERS + " lingers");
+      }
+    }
+
+    private TableIndexer.Prepared prepare(TableKey key, Optional<TableSnapshot> snapshot, Optional<DocFile> doc, long eventTimeMs) {
+      return indexer.prepare(snapshot, doc, ChunkHashes.read(hashes.get(key)), eventTimeMs);
+    }
+
+    private void add(TableKey key, Pending p) {
+      Pending before = pending.remove(key);
+      if (before != null) {
+        pendingChunks -= before.toWrite();
+      }
+      pending.put(key, p);
+      pendingChunks += p.toWrite();
     }
 
     @Override
     public void process(Record<Object, Object> r) {
+      recordSinceTick = true;
       TableKey key = (TableKey) r.key();
       Optional<TableSnapshot> snapshot;
       Optional<DocFile> doc;
@@ -238,20 +378,20 @@ public final class IndexerTopology {
       } else {
         throw new IllegalStateException("unexpected record " + r.value());
       }
-      Map<String, ChunkDiff.Previous> previous = ChunkHashes.read(hashes.get(key));
-      TableIndexer.Outcome outcome;
+      PendingInfo info = new PendingInfo(r.timestamp(), sourceTs, r.value() instanceof DocFile,
+          context.recordMetadata().map(m -> m.topic() + "/" + m.partition() + "@" + m.offset()).orElse("-"));
+      Pending before = pending.get(key);
+      if (before != null) {
+        info = before.info().then(info);
+      }
+      TableIndexer.Prepared prepared;
       try {
-        outcome = indexer.index(snapshot, doc, previous, r.timestamp());
-      } catch (SQLException e) {
-        // The index is unreachable: not the record's fault. Fail the task; it retries from the last commit.
-        throw new StreamsException("pgvector write failed for " + key + ": " + e.getMessage(), e);
+        prepared = prepare(key, snapshot, doc, info.eventTimeMs());
       } catch (RuntimeException e) {
-        byte[] k = tables.keySerde().serializer().serialize(tables.name(), key);
-        byte[] v = r.value() instanceof SnapshotChange c
-            ? c.snapshot().map(s -> tables.valueSerde().serializer().serialize(tables.name(), s)).orElse(null)
-            : ((DocFile) r.value()).getContent().getBytes(StandardCharsets.UTF_8);
-        context.forward(deadLetter(r, k, v, context.recordMetadata(), "table " + CatalogSnapshots.name(key).modelName()
-            + " could not be indexed: " + reason(e)), "index-dlq");
+        // Not chunkable: this record is dead-lettered and changes nothing; a pending earlier change stays pending.
+        context.forward(deadLetter(r, tables.keySerde().serializer().serialize(tables.name(), key), valueBytes(r.value()),
+            context.recordMetadata(), "table " + CatalogSnapshots.name(key).modelName() + " could not be indexed: " + reason(e)),
+            "index-dlq");
         return;
       }
       if (r.value() instanceof SnapshotChange) {
@@ -265,17 +405,97 @@ public final class IndexerTopology {
       } else {
         docs.delete(key);
       }
-      if (outcome.hashes().isEmpty()) {
-        hashes.delete(key);
-      } else {
-        hashes.put(key, ChunkHashes.write(outcome.hashes()));
+      pendingStore.put(key, info.write());
+      add(key, new Pending(info, prepared, null));
+      if (pendingChunks >= batching.maxChunks() || pending.size() >= batching.maxChunks()) {
+        flush("batch full");
       }
-      IndexSync.Result res = outcome.result();
+    }
+
+    private byte[] valueBytes(Object value) {
+      if (value instanceof SnapshotChange c) {
+        return c.snapshot().map(s -> tables.valueSerde().serializer().serialize(tables.name(), s)).orElse(null);
+      }
+      return ((DocFile) value).getContent().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** Writes every pending table, then records each one's hashes and sends its update (or its dead letter). */
+    private void flush(String why) {
+      if (pending.isEmpty()) {
+        return;
+      }
+      LOG.debug("{}: writing {} tables, {} chunks to write", why, pending.size(), pendingChunks);
+      List<TableKey> keys = new ArrayList<>();
+      List<TableIndexer.Prepared> batch = new ArrayList<>();
+      pending.forEach((k, p) -> {
+        if (p.prepared() != null) {
+          keys.add(k);
+          batch.add(p.prepared());
+        }
+      });
+      List<TableIndexer.Outcome> outcomes;
+      try {
+        outcomes = indexer.applyAll(batch);
+      } catch (SQLException e) {
+        // The index is unreachable: not the records' fault. Fail the task; it retries from the last
+        // commit, where these tables are still pending.
+        throw new StreamsException("pgvector write failed for " + batch.size() + " tables: " + e.getMessage(), e);
+      }
+      Map<TableKey, TableIndexer.Outcome> byKey = new HashMap<>();
+      for (int i = 0; i < keys.size(); i++) {
+        byKey.put(keys.get(i), outcomes.get(i));
+      }
       long now = System.currentTimeMillis();
-      IndexUpdate update = new IndexUpdate(key.getDatabaseId(), key.getSchemaName(), key.getTableName(), res.added(), res.updated(),
-          res.removed(), res.unchanged(), indexer.modelId(), sourceTs, now, (int) res.embedded(),
-          sourceTs == null ? null : Math.max(0, now - sourceTs));
-      context.forward(new Record<>(key, update, now), "index-events");
+      for (Map.Entry<TableKey, Pending> e : pending.entrySet()) {
+        TableKey key = e.getKey();
+        PendingInfo info = e.getValue().info();
+        TableIndexer.Outcome outcome = byKey.get(key);
+        Optional<RuntimeException> failure = outcome == null ? Optional.of(e.getValue().failure()) : outcome.failure();
+        if (failure.isPresent()) {
+          deadLetterPending(key, info, failure.get(), now);
+        } else {
+          if (outcome.hashes().isEmpty()) {
+            hashes.delete(key);
+          } else {
+            hashes.put(key, ChunkHashes.write(outcome.hashes()));
+          }
+          IndexSync.Result res = outcome.result().orElseThrow();
+          Long sourceTs = info.sourceTsMs();
+          IndexUpdate update = new IndexUpdate(key.getDatabaseId(), key.getSchemaName(), key.getTableName(), res.added(), res.updated(),
+              res.removed(), res.unchanged(), indexer.modelId(), sourceTs, now, (int) res.embedded(),
+              sourceTs == null ? null : Math.max(0, now - sourceTs));
+          context.forward(new Record<>(key, update, now), "index-events");
+        }
+        pendingStore.delete(key);
+      }
+      pending.clear();
+      pendingChunks = 0;
+      pendingTicks = 0;
+    }
+
+    /** A table that failed in its batch: its latest record's content to the DLQ, with the reason and where it came from. */
+    private void deadLetterPending(TableKey key, PendingInfo info, RuntimeException e, long now) {
+      byte[] value;
+      if (info.docTriggered()) {
+        DocFile d = docs.get(key);
+        value = d == null ? null : d.getContent().getBytes(StandardCharsets.UTF_8);
+      } else {
+        TableSnapshot s = snapshots.get(key);
+        value = s == null ? null : tables.valueSerde().serializer().serialize(tables.name(), s);
+      }
+      RecordHeaders h = new RecordHeaders();
+      h.add(TopicCatalog.DLQ_REASON_HEADER, ("table " + CatalogSnapshots.name(key).modelName() + " could not be indexed: " + reason(e))
+          .getBytes(StandardCharsets.UTF_8));
+      h.add(TopicCatalog.DLQ_SOURCE_HEADER, info.source().getBytes(StandardCharsets.UTF_8));
+      context.forward(new Record<>(tables.keySerde().serializer().serialize(tables.name(), key), value, now, h), "index-dlq");
+    }
+
+    @Override
+    public void close() {
+      // Not flushed here: what is pending is in the pending store, and whoever runs the task next flushes it.
+      pending.clear();
+      pendingChunks = 0;
+      pendingTicks = 0;
     }
   }
 }

@@ -11,20 +11,33 @@ import dev.schemarag.events.catalog.TableSnapshot;
 import dev.schemarag.events.docs.DocFile;
 import dev.schemarag.service.CatalogSnapshots;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /**
- * Indexes one table from its latest snapshot and doc: chunks it with the engine, diffs against the
- * chunk hashes the table had, embeds only what is new or changed and writes pgvector. A table
+ * Indexes tables from their latest snapshot and doc, in two steps: {@link #prepare} chunks one
+ * table with the engine and diffs against the chunk hashes it had (no I/O); {@link #applyAll}
+ * embeds what is new or changed in many prepared tables at once and writes pgvector. A table
  * without a snapshot (dropped, or only documented so far) has no chunks.
  */
 public final class TableIndexer {
 
-  /** What indexing one table did, and the chunk hashes it has now. */
-  public record Outcome(IndexSync.Result result, Map<String, ChunkDiff.Previous> hashes) {}
+  /** One table, chunked and diffed, ready to be written. */
+  public record Prepared(List<Chunk> chunks, ChunkDiff diff, long version) {
+    /** Chunks that must be embedded (or looked up in the cache) and written. */
+    public int toWrite() {
+      return diff.added().size() + diff.updated().size();
+    }
+  }
+
+  /**
+   * What indexing one table did and the chunk hashes it has now, or why it failed (then nothing of
+   * it was written and its hashes are as before).
+   */
+  public record Outcome(Optional<IndexSync.Result> result, Map<String, ChunkDiff.Previous> hashes, Optional<RuntimeException> failure) {}
 
   private final IndexSync sync;
 
@@ -36,22 +49,53 @@ public final class TableIndexer {
     return sync.modelId();
   }
 
+  public IndexSync.Timings timings() {
+    return sync.timings();
+  }
+
   /**
-   * @param eventTimeMs time of the record that caused this step; with the snapshot's and doc's
-   *     times it makes the write version, so a tombstone outranks the rows it removes
+   * Chunks and diffs one table; throws on input the engine cannot chunk.
+   *
+   * @param eventTimeMs time of the latest record that changed the table; with the snapshot's and
+   *     doc's times it makes the write version, so a tombstone outranks the rows it removes
    */
-  public Outcome index(Optional<TableSnapshot> snapshot, Optional<DocFile> doc, Map<String, ChunkDiff.Previous> previous,
-                       long eventTimeMs) throws SQLException {
+  public Prepared prepare(Optional<TableSnapshot> snapshot, Optional<DocFile> doc, Map<String, ChunkDiff.Previous> previous,
+                          long eventTimeMs) {
     List<Chunk> chunks = chunks(snapshot, doc);
     ChunkDiff diff = ChunkDiff.between(previous, chunks, sync.modelId());
     long version = Math.max(eventTimeMs,
         Math.max(snapshot.map(TableSnapshot::getCapturedAtMs).orElse(0L), doc.map(DocFile::getModifiedAtMs).orElse(0L)));
-    IndexSync.Result result = diff.isEmpty()
-        ? new IndexSync.Result(0, 0, 0, diff.unchanged().size(), 0)
-        : sync.apply(diff, version, n -> { });
-    Map<String, ChunkDiff.Previous> hashes = new LinkedHashMap<>();
-    chunks.forEach(c -> hashes.put(c.id(), new ChunkDiff.Previous(c.contentHash(), sync.modelId())));
-    return new Outcome(result, hashes);
+    return new Prepared(chunks, diff, version);
+  }
+
+  /**
+   * Writes the prepared tables together (one embedding pass, one pgvector transaction); one
+   * outcome per table, in order. Throws only when the store cannot be written.
+   */
+  public List<Outcome> applyAll(List<Prepared> tables) throws SQLException {
+    List<IndexSync.Step> steps = new ArrayList<>();
+    List<Integer> at = new ArrayList<>();
+    for (Prepared p : tables) {
+      // An unchanged table writes nothing: it needs no place in the batch.
+      at.add(p.diff().isEmpty() ? -1 : steps.size());
+      if (!p.diff().isEmpty()) {
+        steps.add(new IndexSync.Step(p.diff(), p.version()));
+      }
+    }
+    List<IndexSync.Applied> applied = steps.isEmpty() ? List.of() : sync.applyAll(steps);
+    List<Outcome> out = new ArrayList<>(tables.size());
+    for (int i = 0; i < tables.size(); i++) {
+      Prepared p = tables.get(i);
+      Map<String, ChunkDiff.Previous> hashes = new LinkedHashMap<>();
+      p.chunks().forEach(c -> hashes.put(c.id(), new ChunkDiff.Previous(c.contentHash(), sync.modelId())));
+      if (at.get(i) < 0) {
+        out.add(new Outcome(Optional.of(new IndexSync.Result(0, 0, 0, p.diff().unchanged().size(), 0)), hashes, Optional.empty()));
+      } else {
+        IndexSync.Applied a = applied.get(at.get(i));
+        out.add(new Outcome(a.result(), a.failure().isPresent() ? Map.of() : hashes, a.failure()));
+      }
+    }
+    return out;
   }
 
   /** The table's chunks as the engine makes them; throws on input the engine cannot chunk. */

@@ -49,6 +49,7 @@ import org.junit.jupiter.api.Test;
 @Tag("integration")
 class IndexerTopologyIT {
 
+  private static final IndexerTopology.Batching BATCHING = new IndexerTopology.Batching(256, java.time.Duration.ofMillis(25));
   private static PgChunkStore store;
   private static Langchain4jEmbedder model;
   private TopologyTestDriver driver;
@@ -77,7 +78,7 @@ class IndexerTopologyIT {
     Properties p = new Properties();
     p.put(StreamsConfig.APPLICATION_ID_CONFIG, "indexer-test");
     p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-    driver = new TopologyTestDriver(IndexerTopology.build(topics, new TableIndexer(sync)), p);
+    driver = new TopologyTestDriver(IndexerTopology.build(topics, new TableIndexer(sync), BATCHING), p);
     tables = driver.createInputTopic(topics.tables().name(), topics.tables().keySerde().serializer(), topics.tables().valueSerde().serializer());
     docs = driver.createInputTopic(topics.docs().name(), topics.docs().keySerde().serializer(), topics.docs().valueSerde().serializer());
     rawTables = driver.createInputTopic(topics.tables().name(), new ByteArraySerializer(), new ByteArraySerializer());
@@ -107,12 +108,20 @@ class IndexerTopologyIT {
     clock += 1_000;
     tables.pipeInput(new TestRecord<>(CatalogSnapshots.key(db, CatalogSnapshots.QualifiedName.ofModelName(table)),
         CatalogSnapshots.of(model, table, clock, clock), java.time.Instant.ofEpochMilli(clock)));
+    lingerPasses();
+  }
+
+  /** The input stays quiet for a linger: what is pending is written. */
+  private void lingerPasses() {
+    driver.advanceWallClockTime(BATCHING.linger());
+    driver.advanceWallClockTime(BATCHING.linger());
   }
 
   private void tombstone(String table) {
     clock += 1_000;
     tables.pipeInput(new TestRecord<>(CatalogSnapshots.key(db, CatalogSnapshots.QualifiedName.ofModelName(table)), null,
         java.time.Instant.ofEpochMilli(clock)));
+    lingerPasses();
   }
 
   private Map<String, Chunk> stored(String table) throws Exception {
@@ -194,12 +203,14 @@ class IndexerTopologyIT {
         + "- Domain: open, paid\n\n## Common Queries\n\n### Query Pattern: Orders per status\n```sql\nSELECT status, count(*) FROM shop.orders GROUP BY status\n```\n"
         + "- Use case: How many orders per status\n";
     docs.pipeInput(new DocFileKey(db, "shop.orders.md"), new DocFile(db, "shop.orders.md", doc, "h1", clock += 1000));
+    lingerPasses();
     IndexUpdate withDoc = lastUpdate();
     assertThat(withDoc.getAdded()).isEqualTo(1); // the query pattern
     assertThat(stored("shop.orders")).containsKey("Orders per status");
 
     String edited = doc.replace("- Domain: open, paid", "- Domain: open, paid, refunded " + db);
     docs.pipeInput(new DocFileKey(db, "shop.orders.md"), new DocFile(db, "shop.orders.md", edited, "h2", clock += 1000));
+    lingerPasses();
     IndexUpdate u = lastUpdate();
     assertThat(u.getUpdated()).isEqualTo(1);
     assertThat(u.getAdded() + u.getRemoved()).isZero();
@@ -207,6 +218,7 @@ class IndexerTopologyIT {
     assertThat(stored("shop.orders").get("status").embedText()).contains("refunded");
 
     docs.pipeInput(new DocFileKey(db, "shop.orders.md"), (DocFile) null);
+    lingerPasses();
     assertThat(stored("shop.orders")).doesNotContainKey("Orders per status");
   }
 

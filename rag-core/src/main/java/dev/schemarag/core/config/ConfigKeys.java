@@ -62,6 +62,10 @@ public final class ConfigKeys {
       "port of the indexer's /health and /metrics; 0 = a free port, logged at start");
   public static final ConfigKey QUERY_HTTP_PORT = new ConfigKey("query.http.port", "9403",
       "port of the query service's /health and /metrics; 0 = a free port, logged at start");
+  public static final ConfigKey INDEXER_BATCH_CHUNKS = new ConfigKey("indexer.batch.chunks", "256",
+      "the indexer embeds and writes the changed tables together once they hold this many chunks to write");
+  public static final ConfigKey INDEXER_BATCH_LINGER_MS = new ConfigKey("indexer.batch.linger.ms", "25",
+      "the indexer writes the changed tables it holds once no change has come for this long (at the latest after 20 times this long): what a change in a burst waits for its batch");
   public static final ConfigKey LOCAL_DIR = new ConfigKey("local.dir", "",
       "where the embedded default keeps its broker data and state; empty = <tmp>/schemarag-local");
   public static final ConfigKey LOCAL_PG_NAME = new ConfigKey("local.pg.name", "demo",
@@ -158,6 +162,7 @@ public final class ConfigKeys {
       QUERY_INDEX_SOURCE,
       INGEST_SLOT, INGEST_PUBLICATION, DOCS_ROOT, DOCS_DEBOUNCE_MS, INDEXER_APP_ID, INDEXER_STATE_DIR,
       HTTP_HOST, INGEST_HTTP_PORT, INDEXER_HTTP_PORT, QUERY_HTTP_PORT,
+      INDEXER_BATCH_CHUNKS, INDEXER_BATCH_LINGER_MS,
       LOCAL_DIR, LOCAL_PG_NAME,
       EMBEDDING_MODEL, EMBEDDING_BASE_URL, EMBEDDING_API_KEY, EMBEDDING_BATCH,
       RETRIEVAL_TOP_K, RETRIEVAL_THRESHOLD, RETRIEVAL_RELEVANCE_GATE, QUESTION_MAX_CHARS, RETRIEVAL_SMALL_SCHEMA, RETRIEVAL_FK_CAP, RETRIEVAL_HUB_DEGREE,

@@ -1,27 +1,41 @@
 package dev.schemarag.core.index;
 
 import dev.schemarag.core.chunk.Chunk;
+import dev.schemarag.core.chunk.Hashing;
 import dev.schemarag.core.embed.CachingEmbedder;
-import dev.schemarag.core.store.PgChunkStore;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntConsumer;
-import java.util.stream.Collectors;
 
 /**
  * Brings the stored chunks of a database (or one table) in line with freshly computed chunks:
  * embeds only new or changed chunks (and of those only texts the cache has not seen), upserts
- * them, deletes what is gone.
+ * them, deletes what is gone. {@link #applyAll} does this for many tables at once, so the model
+ * and the store see batches of the size they are fast at, not one table's few chunks.
  */
 public final class IndexSync {
 
-  private final PgChunkStore store;
+  private final ChunkStore store;
   private final CachingEmbedder embedder;
   private final int batchSize;
+  private final AtomicLong batches = new AtomicLong();
+  private final AtomicLong written = new AtomicLong();
+  private final AtomicLong embedNanos = new AtomicLong();
+  private final AtomicLong writeNanos = new AtomicLong();
+  private final AtomicLong waitNanos = new AtomicLong();
+  /** Writes a group to the store while the next one is embedded; made on first use. */
+  private ExecutorService writer;
 
-  public IndexSync(PgChunkStore store, CachingEmbedder embedder, int batchSize) {
+  public IndexSync(ChunkStore store, CachingEmbedder embedder, int batchSize) {
     this.store = store;
     this.embedder = embedder;
     this.batchSize = Math.max(1, batchSize);
@@ -30,33 +44,231 @@ public final class IndexSync {
   /** What one sync did. */
   public record Result(int added, int updated, int removed, int unchanged, long embedded) {}
 
+  /** One table's diff and the version its writes carry. */
+  public record Step(ChunkDiff diff, long version) {}
+
+  /** What became of one step of a batch: its result, or the failure that kept all of it from being written. */
+  public record Applied(Optional<Result> result, Optional<RuntimeException> failure) {
+    static Applied of(Result r) {
+      return new Applied(Optional.of(r), Optional.empty());
+    }
+
+    static Applied failed(RuntimeException e) {
+      return new Applied(Optional.empty(), Optional.of(e));
+    }
+  }
+
+  /**
+   * Where the time of {@link #applyAll} and {@link #apply} went, since creation.
+   *
+   * @param batches store writes (one transaction each)
+   * @param chunks chunks written (upserted rows, identical ones included)
+   * @param embedNanos embedding, cache lookups and inserts included
+   * @param modelNanos of that, the model itself
+   * @param writeNanos store writes (in the background, beside the next group's embedding)
+   * @param waitNanos of that, the time the caller waited for them
+   */
+  public record Timings(long batches, long chunks, long embedNanos, long modelNanos, long writeNanos, long waitNanos) {}
+
   /**
    * @param table empty = the whole database (chunks of tables not in {@code chunks} are removed)
    * @param progress called with the number of chunks written so far
    */
   public Result sync(String databaseId, Optional<String> table, List<Chunk> chunks, long version, IntConsumer progress)
       throws SQLException {
-    Map<String, ChunkDiff.Previous> previous = store.stored(databaseId, table).values().stream()
-        .collect(Collectors.toMap(PgChunkStore.Stored::id, s -> new ChunkDiff.Previous(s.contentHash(), s.modelId())));
-    return apply(ChunkDiff.between(previous, chunks, embedder.modelId()), version, progress);
+    return apply(ChunkDiff.between(store.previous(databaseId, table), chunks, embedder.modelId()), version, progress);
   }
 
   /**
-   * Carries out a diff computed elsewhere (the indexer keeps the previous hashes in its state
-   * store): embeds and upserts the chunks to write in batches, deletes the removed ones.
+   * Carries out a diff computed elsewhere: embeds and upserts the chunks to write in batches,
+   * deletes the removed ones.
    */
   public Result apply(ChunkDiff diff, long version, IntConsumer progress) throws SQLException {
     long before = embedder.computed();
     List<Chunk> write = diff.toWrite();
     for (int i = 0; i < write.size(); i += batchSize) {
       List<Chunk> batch = write.subList(i, Math.min(write.size(), i + batchSize));
+      long t0 = System.nanoTime();
       List<float[]> vectors = embedder.embedAll(batch.stream().map(Chunk::embedText).toList());
-      store.upsert(batch, vectors, embedder.modelId(), version);
+      long t1 = System.nanoTime();
+      List<ChunkStore.Row> rows = new ArrayList<>(batch.size());
+      for (int j = 0; j < batch.size(); j++) {
+        rows.add(new ChunkStore.Row(batch.get(j), vectors.get(j), version));
+      }
+      store.write(rows, List.of(), embedder.modelId());
+      count(rows.size(), t1 - t0, System.nanoTime() - t1);
       progress.accept(i + batch.size());
     }
-    store.delete(diff.removed(), version);
+    if (!diff.removed().isEmpty()) {
+      long t0 = System.nanoTime();
+      store.write(List.of(), removals(diff, version), embedder.modelId());
+      count(0, 0, System.nanoTime() - t0);
+    }
     return new Result(diff.added().size(), diff.updated().size(), diff.removed().size(), diff.unchanged().size(),
         embedder.computed() - before);
+  }
+
+  /**
+   * Carries out the steps of many tables together: one embedding-cache lookup for all their
+   * chunks to write, then the steps in groups of at least {@code batchSize} chunks (a step is
+   * never split): each group's misses go through the model, and while the next group is embedded
+   * the previous one is written to the store in the background (one transaction per group, one
+   * in flight at a time, in order). Returns when everything is written. A step whose chunks cannot
+   * be embedded fails alone, with nothing of it written; the others go on. A store failure fails
+   * them all (the store is unreachable, not one step's fault).
+   */
+  public List<Applied> applyAll(List<Step> steps) throws SQLException {
+    long t0 = System.nanoTime();
+    List<String> all = new ArrayList<>();
+    steps.forEach(s -> s.diff().toWrite().forEach(c -> all.add(c.embedText())));
+    Map<String, float[]> cached = new HashMap<>(embedder.lookup(all));
+    long embed = System.nanoTime() - t0;
+    long wait = 0;
+    Applied[] out = new Applied[steps.size()];
+    Future<Long> writing = null;
+    int from = 0;
+    while (from < steps.size()) {
+      int to = from;
+      int chunks = 0;
+      while (to < steps.size() && (chunks < batchSize || to == from)) {
+        chunks += steps.get(to).diff().toWrite().size();
+        to++;
+      }
+      long e0 = System.nanoTime();
+      List<ChunkStore.Row> rows = new ArrayList<>();
+      List<ChunkStore.Removal> removals = new ArrayList<>();
+      embedGroup(steps.subList(from, to), cached, out, from, rows, removals);
+      long e1 = System.nanoTime();
+      embed += e1 - e0;
+      wait += await(writing);
+      writing = writer().submit(() -> {
+        long w0 = System.nanoTime();
+        store.write(rows, removals, embedder.modelId());
+        written.addAndGet(rows.size());
+        batches.incrementAndGet();
+        return System.nanoTime() - w0;
+      });
+      from = to;
+    }
+    wait += await(writing);
+    embedNanos.addAndGet(embed);
+    waitNanos.addAndGet(wait);
+    return List.of(out);
+  }
+
+  /** Embeds one group of steps (all at once, or each alone when that fails) and adds their rows and removals. */
+  private void embedGroup(List<Step> group, Map<String, float[]> cached, Applied[] out, int offset,
+                          List<ChunkStore.Row> rows, List<ChunkStore.Removal> removals) {
+    List<List<float[]>> vectors = new ArrayList<>();
+    List<RuntimeException> failures = new ArrayList<>();
+    int[] embedded = new int[group.size()];
+    try {
+      List<String> texts = new ArrayList<>();
+      group.forEach(s -> s.diff().toWrite().forEach(c -> texts.add(c.embedText())));
+      CachingEmbedder.Batch b = embedder.embedBatch(texts, cached);
+      remember(texts, b, cached);
+      int at = 0;
+      for (int i = 0; i < group.size(); i++) {
+        int n = group.get(i).diff().toWrite().size();
+        vectors.add(b.vectors().subList(at, at + n));
+        for (int j = at; j < at + n; j++) {
+          embedded[i] += b.computed()[j] ? 1 : 0;
+        }
+        failures.add(null);
+        at += n;
+      }
+    } catch (RuntimeException groupFailure) {
+      // Find the step(s) at fault: each alone, so one bad table does not fail the others.
+      vectors.clear();
+      failures.clear();
+      for (int i = 0; i < group.size(); i++) {
+        try {
+          List<String> texts = group.get(i).diff().toWrite().stream().map(Chunk::embedText).toList();
+          CachingEmbedder.Batch b = embedder.embedBatch(texts, cached);
+          remember(texts, b, cached);
+          vectors.add(b.vectors());
+          for (boolean c : b.computed()) {
+            embedded[i] += c ? 1 : 0;
+          }
+          failures.add(null);
+        } catch (RuntimeException e) {
+          vectors.add(List.of());
+          failures.add(e);
+        }
+      }
+    }
+    for (int i = 0; i < group.size(); i++) {
+      Step s = group.get(i);
+      ChunkDiff d = s.diff();
+      if (failures.get(i) != null) {
+        out[offset + i] = Applied.failed(failures.get(i));
+        continue;
+      }
+      List<Chunk> write = d.toWrite();
+      for (int j = 0; j < write.size(); j++) {
+        rows.add(new ChunkStore.Row(write.get(j), vectors.get(i).get(j), s.version()));
+      }
+      removals.addAll(removals(d, s.version()));
+      out[offset + i] = Applied.of(new Result(d.added().size(), d.updated().size(), d.removed().size(), d.unchanged().size(), embedded[i]));
+    }
+  }
+
+  /** Vectors computed for one group serve the later groups of the same batch. */
+  private static void remember(List<String> texts, CachingEmbedder.Batch b, Map<String, float[]> cached) {
+    for (int i = 0; i < texts.size(); i++) {
+      if (b.computed()[i]) {
+        cached.put(Hashing.sha256(texts.get(i)), b.vectors().get(i));
+      }
+    }
+  }
+
+  /** Waits for a background write; returns how long it waited. */
+  private long await(Future<Long> writing) throws SQLException {
+    if (writing == null) {
+      return 0;
+    }
+    long t0 = System.nanoTime();
+    try {
+      writeNanos.addAndGet(writing.get());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new SQLException("interrupted while writing the store", e);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof SQLException sql) {
+        throw sql;
+      }
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      throw new SQLException("the store write failed: " + e.getCause(), e.getCause());
+    }
+    return System.nanoTime() - t0;
+  }
+
+  private synchronized ExecutorService writer() {
+    if (writer == null) {
+      writer = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "store-writer");
+        t.setDaemon(true);
+        return t;
+      });
+    }
+    return writer;
+  }
+
+  private static List<ChunkStore.Removal> removals(ChunkDiff diff, long version) {
+    return diff.removed().stream().map(id -> new ChunkStore.Removal(id, version)).toList();
+  }
+
+  private void count(int chunks, long embed, long write) {
+    batches.incrementAndGet();
+    written.addAndGet(chunks);
+    embedNanos.addAndGet(embed);
+    writeNanos.addAndGet(write);
+  }
+
+  public Timings timings() {
+    return new Timings(batches.get(), written.get(), embedNanos.get(), embedder.modelNanos(), writeNanos.get(), waitNanos.get());
   }
 
   public String modelId() {

@@ -3,6 +3,8 @@ package dev.schemarag.core.store;
 import com.pgvector.PGvector;
 import dev.schemarag.core.chunk.Chunk;
 import dev.schemarag.core.chunk.ChunkKind;
+import dev.schemarag.core.index.ChunkDiff;
+import dev.schemarag.core.index.ChunkStore;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -23,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * idempotent upserts guarded by version, so replaying an older step never regresses the index.
  * Vectors are always bound as parameters.
  */
-public final class PgChunkStore {
+public final class PgChunkStore implements ChunkStore {
 
   private static final Logger LOG = LoggerFactory.getLogger(PgChunkStore.class);
   public static final String SCHEMA = "schemarag_index";
@@ -104,15 +106,48 @@ public final class PgChunkStore {
     return out;
   }
 
-  /** Inserts or updates chunks with their vectors; a stored row with a higher version wins. */
+  @Override
+  public Map<String, ChunkDiff.Previous> previous(String databaseId, Optional<String> table) throws SQLException {
+    Map<String, ChunkDiff.Previous> out = new HashMap<>();
+    stored(databaseId, table).forEach((id, s) -> out.put(id, new ChunkDiff.Previous(s.contentHash(), s.modelId())));
+    return out;
+  }
+
+  /** Inserts or updates chunks with their vectors; a stored row with a higher version wins. Returns the rows written. */
   public int upsert(List<Chunk> chunks, List<float[]> vectors, String modelId, long version) throws SQLException {
     if (chunks.size() != vectors.size()) {
       throw new IllegalArgumentException(chunks.size() + " chunks but " + vectors.size() + " vectors");
     }
-    if (chunks.isEmpty()) {
-      return 0;
+    List<Row> rows = new ArrayList<>(chunks.size());
+    for (int i = 0; i < chunks.size(); i++) {
+      rows.add(new Row(chunks.get(i), vectors.get(i), version));
     }
-    String sql = "INSERT INTO " + SCHEMA + ".chunks (id, database_id, table_name, kind, subject, related_tables, keywords,"
+    return written(rows, List.of(), modelId)[0];
+  }
+
+  /** Deletes chunks by id unless a newer version has rewritten them. Returns the rows deleted. */
+  public int delete(Collection<String> ids, long version) throws SQLException {
+    return written(List.of(), ids.stream().map(id -> new Removal(id, version)).toList(), "")[1];
+  }
+
+  /**
+   * One transaction: the rows as one JDBC batch of upserts (vectors bound as parameters), then the
+   * removals as one statement. A row whose stored content and model are the same is not rewritten:
+   * an update would add a new tuple, and with it an HNSW entry, for nothing (a re-index of an
+   * unchanged schema would pay the graph insert for every chunk).
+   */
+  @Override
+  public void write(List<Row> rows, List<Removal> removals, String modelId) throws SQLException {
+    written(rows, removals, modelId);
+  }
+
+  /** {@link #write}, returning the rows upserted and deleted. */
+  private int[] written(List<Row> rows, List<Removal> removals, String modelId) throws SQLException {
+    int[] n = new int[2];
+    if (rows.isEmpty() && removals.isEmpty()) {
+      return n;
+    }
+    String upsert = "INSERT INTO " + SCHEMA + ".chunks (id, database_id, table_name, kind, subject, related_tables, keywords,"
         + " token_estimate, embed_text, prompt_text, embed_hash, content_hash, model_id, embedding, version)"
         + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
         + " ON CONFLICT (id) DO UPDATE SET database_id = EXCLUDED.database_id, table_name = EXCLUDED.table_name,"
@@ -120,58 +155,58 @@ public final class PgChunkStore {
         + " keywords = EXCLUDED.keywords, token_estimate = EXCLUDED.token_estimate, embed_text = EXCLUDED.embed_text,"
         + " prompt_text = EXCLUDED.prompt_text, embed_hash = EXCLUDED.embed_hash, content_hash = EXCLUDED.content_hash,"
         + " model_id = EXCLUDED.model_id, embedding = EXCLUDED.embedding, version = EXCLUDED.version, updated_at = now()"
-        + " WHERE " + SCHEMA + ".chunks.version <= EXCLUDED.version";
-    int written = 0;
+        + " WHERE " + SCHEMA + ".chunks.version <= EXCLUDED.version AND (" + SCHEMA + ".chunks.content_hash, " + SCHEMA
+        + ".chunks.model_id) IS DISTINCT FROM (EXCLUDED.content_hash, EXCLUDED.model_id)";
+    String delete = "DELETE FROM " + SCHEMA + ".chunks c USING unnest(?::text[], ?::bigint[]) AS d(id, version)"
+        + " WHERE c.id = d.id AND c.version <= d.version";
     try (Connection c = db.open()) {
       PGvector.registerTypes(c);
       c.setAutoCommit(false);
-      try (PreparedStatement ps = c.prepareStatement(sql)) {
-        for (int i = 0; i < chunks.size(); i++) {
-          Chunk k = chunks.get(i);
-          ps.setString(1, k.id());
-          ps.setString(2, k.databaseId());
-          ps.setString(3, k.table());
-          ps.setString(4, k.kind().label());
-          ps.setString(5, k.subject().orElse(null));
-          ps.setArray(6, textArray(c, k.relatedTables()));
-          ps.setArray(7, textArray(c, k.keywords()));
-          ps.setInt(8, k.tokenEstimate());
-          ps.setString(9, k.embedText());
-          ps.setString(10, k.promptText());
-          ps.setString(11, k.embedHash());
-          ps.setString(12, k.contentHash());
-          ps.setString(13, modelId);
-          ps.setObject(14, new PGvector(vectors.get(i)));
-          ps.setLong(15, version);
-          ps.addBatch();
+      try {
+        if (!rows.isEmpty()) {
+          try (PreparedStatement ps = c.prepareStatement(upsert)) {
+            for (Row r : rows) {
+              Chunk k = r.chunk();
+              ps.setString(1, k.id());
+              ps.setString(2, k.databaseId());
+              ps.setString(3, k.table());
+              ps.setString(4, k.kind().label());
+              ps.setString(5, k.subject().orElse(null));
+              ps.setArray(6, textArray(c, k.relatedTables()));
+              ps.setArray(7, textArray(c, k.keywords()));
+              ps.setInt(8, k.tokenEstimate());
+              ps.setString(9, k.embedText());
+              ps.setString(10, k.promptText());
+              ps.setString(11, k.embedHash());
+              ps.setString(12, k.contentHash());
+              ps.setString(13, modelId);
+              ps.setObject(14, new PGvector(r.vector()));
+              ps.setLong(15, r.version());
+              ps.addBatch();
+            }
+            for (int k : ps.executeBatch()) {
+              n[0] += Math.max(k, 0);
+            }
+          }
         }
-        for (int n : ps.executeBatch()) {
-          written += Math.max(n, 0);
+        if (!removals.isEmpty()) {
+          try (PreparedStatement ps = c.prepareStatement(delete)) {
+            ps.setArray(1, c.createArrayOf("text", removals.stream().map(Removal::id).toArray()));
+            ps.setArray(2, c.createArrayOf("bigint", removals.stream().map(Removal::version).toArray()));
+            n[1] = ps.executeUpdate();
+          }
         }
         c.commit();
-      } catch (SQLException e) {
+      } catch (SQLException | RuntimeException e) {
         c.rollback();
         throw e;
       }
     }
-    return written;
+    return n;
   }
 
   private static Array textArray(Connection c, List<String> values) throws SQLException {
     return c.createArrayOf("text", values.toArray());
-  }
-
-  /** Deletes chunks by id unless a newer version has rewritten them. */
-  public int delete(Collection<String> ids, long version) throws SQLException {
-    if (ids.isEmpty()) {
-      return 0;
-    }
-    try (Connection c = db.open();
-         PreparedStatement ps = c.prepareStatement("DELETE FROM " + SCHEMA + ".chunks WHERE id = ANY (?) AND version <= ?")) {
-      ps.setArray(1, textArray(c, List.copyOf(ids)));
-      ps.setLong(2, version);
-      return ps.executeUpdate();
-    }
   }
 
   /**
