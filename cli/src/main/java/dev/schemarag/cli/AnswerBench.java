@@ -4,15 +4,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.schemarag.contracts.TopicCatalog;
 import dev.schemarag.core.chunk.ChunkKind;
-import dev.schemarag.core.config.ConfigKeys;
 import dev.schemarag.core.config.SchemaragConfig;
-import dev.schemarag.core.docs.MarkdownDocParser;
-import dev.schemarag.core.docs.TableDoc;
 import dev.schemarag.core.schema.SchemaModel;
 import dev.schemarag.core.source.PgCatalogReader;
 import dev.schemarag.core.store.ConnectionSource;
 import dev.schemarag.core.store.PgChunkStore;
-import dev.schemarag.events.index.IndexUpdate;
 import dev.schemarag.events.nlq.QueryAnswered;
 import dev.schemarag.events.nlq.QuestionOptions;
 import dev.schemarag.events.nlq.QuestionRequested;
@@ -32,12 +28,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.Properties;
 import java.util.UUID;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Callable;
-import java.util.concurrent.LinkedBlockingQueue;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 import picocli.CommandLine.Command;
@@ -70,53 +62,13 @@ final class AnswerBench implements Callable<Integer> {
     }
     Main main = (Main) spec.parent().parent().userObject();
     SchemaragConfig base = main.config();
-    Optional<Properties> running = LocalStackState.at(base).running().filter(p -> SampleDatabase.DATABASE_ID.equals(p.getProperty("database.id")));
-    Path work = Files.createTempDirectory("schemarag-answer-bench");
-    SchemaragConfig config = base.with(Map.of("database.id", SampleDatabase.DATABASE_ID, "catalog.schemas", SampleDatabase.schemasCsv(),
-        "indexer.application.id", "schemarag-answer-bench-" + System.currentTimeMillis(), "indexer.state.dir", work.resolve("streams").toString(),
-        "ingest.slot.name", "schemarag_answer_bench", "ingest.publication", "schemarag_answer_bench",
-        "docs.root", work.resolve("docs").toString()));
-    LocalStack own = null;
-    LivePipeline pipeline = null;
-    String dbUrl;
-    String bootstrap;
-    try {
-      if (running.isPresent()) {
-        dbUrl = running.get().getProperty("db.url");
-        bootstrap = running.get().getProperty("bootstrap.servers");
-        System.out.println("using the running demo's sample database, index and broker");
-      } else {
-        SchemaragConfig local = config.with(Map.of("local.dir", work.resolve("stack").toString(), "local.pg.name", "answer-bench"));
-        own = LocalStack.start(local, LocalStackState.at(local), System.out);
-        dbUrl = own.dbUrl;
-        bootstrap = own.bootstrapServers;
-      }
-      ConnectionSource db = ConnectionSource.of(dbUrl, config.get(ConfigKeys.DB_USER), config.get(ConfigKeys.DB_PASSWORD));
-      Map<String, TableDoc> docs = MarkdownDocParser.parseFolder(SampleDatabase.DEFAULT_DIR.resolve("docs")).docs();
-      if (own != null) {
-        SampleDatabase.loadWithDocs(db, SampleDatabase.DEFAULT_DIR, work.resolve("docs"));
-        int tables = new PgCatalogReader(db).read(SampleDatabase.DATABASE_ID, SampleDatabase.SCHEMAS).size();
-        BlockingQueue<IndexUpdate> updates = new LinkedBlockingQueue<>();
-        long t0 = System.nanoTime();
-        pipeline = LivePipeline.start(config, dbUrl, bootstrap, updates::add);
-        LivePipeline.InitialIndex initial = LivePipeline.awaitTables(updates, tables, t0);
-        System.out.printf("sample indexed live: %d tables, %d chunks in %.1f s%n", initial.tables(), initial.chunks(), initial.seconds());
-        long patterns = docs.values().stream().mapToLong(d -> d.queryPatterns().size()).sum();
-        awaitPatterns(db, patterns, Duration.ofSeconds(120));
-      }
-      SchemaModel model = new PgCatalogReader(db).read(SampleDatabase.DATABASE_ID, SampleDatabase.SCHEMAS);
-      List<SampleQuestions.Gold> all = SampleQuestions.of(model, docs);
+    try (SampleStack stack = SampleStack.open(base, "answer-bench")) {
+      SchemaModel model = new PgCatalogReader(stack.db()).read(SampleDatabase.DATABASE_ID, SampleDatabase.SCHEMAS);
+      List<SampleQuestions.Gold> all = SampleQuestions.of(model, stack.docs());
       if (all.size() < questions + WARM_UP) {
         throw new IllegalArgumentException("the sample gives " + all.size() + " questions; ask for at most " + (all.size() - WARM_UP));
       }
-      return run(config, db, dbUrl, bootstrap, all.subList(0, questions + WARM_UP));
-    } finally {
-      if (pipeline != null) {
-        pipeline.close();
-      }
-      if (own != null) {
-        own.close();
-      }
+      return run(stack.config(), stack.db(), stack.dbUrl(), stack.bootstrap(), all.subList(0, questions + WARM_UP));
     }
   }
 

@@ -5,11 +5,9 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.schemarag.contracts.TopicCatalog;
 import dev.schemarag.core.config.ConfigKeys;
 import dev.schemarag.core.config.SchemaragConfig;
-import dev.schemarag.core.docs.MarkdownDocParser;
 import dev.schemarag.core.docs.TableDoc;
 import dev.schemarag.core.source.PgCatalogReader;
 import dev.schemarag.core.store.ConnectionSource;
-import dev.schemarag.events.index.IndexUpdate;
 import dev.schemarag.events.nlq.QuestionOptions;
 import dev.schemarag.events.nlq.QuestionRequested;
 import dev.schemarag.gateway.Gateway;
@@ -39,15 +37,11 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.Properties;
 import java.util.UUID;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -89,48 +83,11 @@ final class GatewayBench implements Callable<Integer> {
     }
     Main main = (Main) spec.parent().parent().userObject();
     SchemaragConfig base = main.config();
-    Optional<Properties> running = LocalStackState.at(base).running().filter(p -> SampleDatabase.DATABASE_ID.equals(p.getProperty("database.id")));
-    Path work = Files.createTempDirectory("schemarag-gateway-bench");
-    SchemaragConfig config = base.with(Map.of("database.id", SampleDatabase.DATABASE_ID, "catalog.schemas", SampleDatabase.schemasCsv(),
-        "indexer.application.id", "schemarag-gateway-bench-" + System.currentTimeMillis(), "indexer.state.dir", work.resolve("streams").toString(),
-        "ingest.slot.name", "schemarag_gateway_bench", "ingest.publication", "schemarag_gateway_bench",
-        "docs.root", work.resolve("docs").toString()));
-    LocalStack own = null;
-    LivePipeline pipeline = null;
-    try {
-      String dbUrl;
-      String bootstrap;
-      if (running.isPresent()) {
-        dbUrl = running.get().getProperty("db.url");
-        bootstrap = running.get().getProperty("bootstrap.servers");
-        System.out.println("using the running demo's sample database, index and broker");
-      } else {
-        SchemaragConfig local = config.with(Map.of("local.dir", work.resolve("stack").toString(), "local.pg.name", "gateway-bench"));
-        own = LocalStack.start(local, LocalStackState.at(local), System.out);
-        dbUrl = own.dbUrl;
-        bootstrap = own.bootstrapServers;
-      }
-      ConnectionSource db = ConnectionSource.of(dbUrl, config.get(ConfigKeys.DB_USER), config.get(ConfigKeys.DB_PASSWORD));
-      Map<String, TableDoc> docs = MarkdownDocParser.parseFolder(SampleDatabase.DEFAULT_DIR.resolve("docs")).docs();
-      if (own != null) {
-        SampleDatabase.loadWithDocs(db, SampleDatabase.DEFAULT_DIR, work.resolve("docs"));
-        int tables = new PgCatalogReader(db).read(SampleDatabase.DATABASE_ID, SampleDatabase.SCHEMAS).size();
-        BlockingQueue<IndexUpdate> updates = new LinkedBlockingQueue<>();
-        long t0 = System.nanoTime();
-        pipeline = LivePipeline.start(config, dbUrl, bootstrap, updates::add);
-        LivePipeline.InitialIndex initial = LivePipeline.awaitTables(updates, tables, t0);
-        System.out.printf("sample indexed live: %d tables, %d chunks in %.1f s%n", initial.tables(), initial.chunks(), initial.seconds());
-        AnswerBench.awaitPatterns(db, docs.values().stream().mapToLong(d -> d.queryPatterns().size()).sum(), Duration.ofSeconds(120));
-      }
+    try (SampleStack stack = SampleStack.open(base, "gateway-bench")) {
+      ConnectionSource db = stack.db();
+      Map<String, TableDoc> docs = stack.docs();
       List<SampleQuestions.Gold> gold = SampleQuestions.of(new PgCatalogReader(db).read(SampleDatabase.DATABASE_ID, SampleDatabase.SCHEMAS), docs);
-      return run(config, db, dbUrl, bootstrap, gold);
-    } finally {
-      if (pipeline != null) {
-        pipeline.close();
-      }
-      if (own != null) {
-        own.close();
-      }
+      return run(stack.config(), db, stack.dbUrl(), stack.bootstrap(), gold);
     }
   }
 
