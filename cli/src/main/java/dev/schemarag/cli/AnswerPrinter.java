@@ -53,7 +53,9 @@ final class AnswerPrinter {
       // The table names only: the whole packet is in the event (--json).
       List<String> tables = f.getContextPacket().lines().filter(l -> !l.startsWith("--") && l.contains(" ("))
           .map(l -> l.substring(0, l.indexOf(" ("))).toList();
-      out.println("schema context it had (" + tables.size() + " tables): " + String.join(", ", tables));
+      if (!tables.isEmpty()) {
+        out.println("schema context it had (" + tables.size() + " tables): " + String.join(", ", tables));
+      }
     }
     out.printf("(%d %s; %d ms)%n", f.getAttempts(), f.getAttempts() == 1 ? "attempt" : "attempts", ms);
   }
