@@ -19,8 +19,8 @@ import java.util.function.Supplier;
 /**
  * An {@link Embedder} over a langchain4j {@link EmbeddingModel}: in-process ONNX, Ollama or OpenAI-compatible.
  * Questions ({@link #embed}) and stored texts ({@link #embedAll}) may carry different prefixes, as models
- * trained on "query: " / "passage: " pairs expect; the prefixes belong to the model's spec, so its id
- * (stored with every vector) names them too.
+ * trained on "query: " / "passage: " pairs expect; the prefixes belong to the model's spec, so the id
+ * stored with every vector stands for the model and its prefixes together.
  */
 public final class Langchain4jEmbedder implements Embedder {
 
