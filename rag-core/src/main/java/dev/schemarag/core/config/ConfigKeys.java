@@ -72,7 +72,7 @@ public final class ConfigKeys {
       "name of the local PostgreSQL cluster the embedded default starts");
 
   public static final ConfigKey EMBEDDING_MODEL = new ConfigKey("embedding.model", "all-minilm-l6-v2",
-      "all-minilm-l6-v2, all-minilm-l6-v2-q, bge-small-en-v15-q, ollama:<model> or openai:<model>");
+      "all-minilm-l6-v2, all-minilm-l6-v2-q, bge-small-en-v15, bge-small-en-v15-q, e5-small-v2, e5-small-v2-q, ollama:<model> or openai:<model>");
   public static final ConfigKey EMBEDDING_BASE_URL = new ConfigKey("embedding.base.url", "",
       "endpoint of an ollama: or openai: embedding model");
   public static final ConfigKey EMBEDDING_API_KEY = new ConfigKey("embedding.api.key", "",

@@ -36,6 +36,12 @@ public final class CachingEmbedder implements Embedder {
     return delegate.dimension();
   }
 
+  /** A question is embedded as one (a model may embed questions unlike stored texts), and not cached. */
+  @Override
+  public float[] embed(String text) {
+    return delegate.embed(text);
+  }
+
   @Override
   public List<float[]> embedAll(List<String> texts) {
     return embedBatch(texts).vectors();

@@ -5,45 +5,82 @@ import dev.langchain4j.data.segment.TextSegment;
 import dev.langchain4j.model.embedding.EmbeddingModel;
 import dev.langchain4j.model.embedding.onnx.allminilml6v2.AllMiniLmL6V2EmbeddingModel;
 import dev.langchain4j.model.embedding.onnx.allminilml6v2q.AllMiniLmL6V2QuantizedEmbeddingModel;
+import dev.langchain4j.model.embedding.onnx.bgesmallenv15.BgeSmallEnV15EmbeddingModel;
 import dev.langchain4j.model.embedding.onnx.bgesmallenv15q.BgeSmallEnV15QuantizedEmbeddingModel;
+import dev.langchain4j.model.embedding.onnx.e5smallv2.E5SmallV2EmbeddingModel;
+import dev.langchain4j.model.embedding.onnx.e5smallv2q.E5SmallV2QuantizedEmbeddingModel;
 import dev.langchain4j.model.ollama.OllamaEmbeddingModel;
 import dev.langchain4j.model.openai.OpenAiEmbeddingModel;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
-/** An {@link Embedder} over a langchain4j {@link EmbeddingModel}: in-process ONNX, Ollama or OpenAI-compatible. */
+/**
+ * An {@link Embedder} over a langchain4j {@link EmbeddingModel}: in-process ONNX, Ollama or OpenAI-compatible.
+ * Questions ({@link #embed}) and stored texts ({@link #embedAll}) may carry different prefixes, as models
+ * trained on "query: " / "passage: " pairs expect; the prefixes belong to the model's spec, so the id
+ * stored with every vector stands for the model and its prefixes together.
+ */
 public final class Langchain4jEmbedder implements Embedder {
+
+  /**
+   * An in-process model langchain4j ships. The text prefixes are part of what a stored vector means:
+   * changing them for an existing id would mix vectors of two different embeddings, so it needs a new id.
+   */
+  record InProcessModel(String id, Supplier<EmbeddingModel> model, String queryPrefix, String passagePrefix) {}
+
+  /** The in-process models, by {@code embedding.model} value. E5 was trained with "query: " / "passage: " prefixes. */
+  static final List<InProcessModel> IN_PROCESS = List.of(
+      new InProcessModel("all-minilm-l6-v2", AllMiniLmL6V2EmbeddingModel::new, "", ""),
+      new InProcessModel("all-minilm-l6-v2-q", AllMiniLmL6V2QuantizedEmbeddingModel::new, "", ""),
+      new InProcessModel("bge-small-en-v15", BgeSmallEnV15EmbeddingModel::new, "", ""),
+      new InProcessModel("bge-small-en-v15-q", BgeSmallEnV15QuantizedEmbeddingModel::new, "", ""),
+      new InProcessModel("e5-small-v2", E5SmallV2EmbeddingModel::new, "query: ", "passage: "),
+      new InProcessModel("e5-small-v2-q", E5SmallV2QuantizedEmbeddingModel::new, "query: ", "passage: "));
 
   private final String modelId;
   private final EmbeddingModel model;
   private final int batchSize;
+  private final String queryPrefix;
+  private final String passagePrefix;
   private volatile int dimension = -1;
 
   public Langchain4jEmbedder(String modelId, EmbeddingModel model, int batchSize) {
+    this(modelId, model, batchSize, "", "");
+  }
+
+  Langchain4jEmbedder(String modelId, EmbeddingModel model, int batchSize, String queryPrefix, String passagePrefix) {
     this.modelId = modelId;
     this.model = model;
     this.batchSize = Math.max(1, batchSize);
+    this.queryPrefix = queryPrefix;
+    this.passagePrefix = passagePrefix;
   }
 
   /**
-   * @param spec all-minilm-l6-v2 (default), all-minilm-l6-v2-q, bge-small-en-v15-q, ollama:MODEL or openai:MODEL
+   * @param spec one of {@link #IN_PROCESS} (all-minilm-l6-v2, the default, all-minilm-l6-v2-q, bge-small-en-v15,
+   *     bge-small-en-v15-q, e5-small-v2, e5-small-v2-q), ollama:MODEL or openai:MODEL
    * @param baseUrl endpoint for ollama: and openai: models
    */
   public static Langchain4jEmbedder create(String spec, String baseUrl, String apiKey, int batchSize) {
-    return switch (spec) {
-      case "all-minilm-l6-v2" -> new Langchain4jEmbedder(spec, new AllMiniLmL6V2EmbeddingModel(), batchSize);
-      case "all-minilm-l6-v2-q" -> new Langchain4jEmbedder(spec, new AllMiniLmL6V2QuantizedEmbeddingModel(), batchSize);
-      case "bge-small-en-v15-q" -> new Langchain4jEmbedder(spec, new BgeSmallEnV15QuantizedEmbeddingModel(), batchSize);
-      default -> remote(spec, baseUrl, apiKey, batchSize);
-    };
+    for (InProcessModel m : IN_PROCESS) {
+      if (m.id().equals(spec)) {
+        return new Langchain4jEmbedder(spec, m.model().get(), batchSize, m.queryPrefix(), m.passagePrefix());
+      }
+    }
+    return remote(spec, baseUrl, apiKey, batchSize);
+  }
+
+  /** The accepted values of {@code embedding.model}, for messages. */
+  static String acceptedSpecs() {
+    return String.join(", ", IN_PROCESS.stream().map(InProcessModel::id).toList()) + ", ollama:<model>, openai:<model>";
   }
 
   private static Langchain4jEmbedder remote(String spec, String baseUrl, String apiKey, int batchSize) {
     int colon = spec.indexOf(':');
     if (colon < 0) {
-      throw new IllegalArgumentException("embedding.model '" + spec
-          + "' is not one of all-minilm-l6-v2, all-minilm-l6-v2-q, bge-small-en-v15-q, ollama:<model>, openai:<model>");
+      throw new IllegalArgumentException("embedding.model '" + spec + "' is not one of " + acceptedSpecs());
     }
     String provider = spec.substring(0, colon);
     String name = spec.substring(colon + 1);
@@ -72,11 +109,23 @@ public final class Langchain4jEmbedder implements Embedder {
     return dimension;
   }
 
+  /** A question: embedded with the model's query prefix. */
+  @Override
+  public float[] embed(String text) {
+    return embedPrefixed(List.of(text), queryPrefix).get(0);
+  }
+
+  /** Stored texts (chunks): embedded with the model's passage prefix. */
   @Override
   public List<float[]> embedAll(List<String> texts) {
+    return embedPrefixed(texts, passagePrefix);
+  }
+
+  private List<float[]> embedPrefixed(List<String> texts, String prefix) {
     List<float[]> out = new ArrayList<>(texts.size());
     for (int i = 0; i < texts.size(); i += batchSize) {
-      List<TextSegment> batch = texts.subList(i, Math.min(texts.size(), i + batchSize)).stream().map(TextSegment::from).toList();
+      List<TextSegment> batch = texts.subList(i, Math.min(texts.size(), i + batchSize)).stream()
+          .map(t -> TextSegment.from(prefix + t)).toList();
       for (Embedding e : model.embedAll(batch).content()) {
         out.add(Vectors.normalize(e.vector()));
       }
