@@ -6,6 +6,7 @@ import dev.schemarag.core.schema.ForeignKey;
 import dev.schemarag.core.schema.SchemaModel;
 import dev.schemarag.core.schema.Table;
 import dev.schemarag.core.search.LexicalIndex;
+import dev.schemarag.core.search.SchemaAnalyzer;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -145,66 +146,12 @@ public final class SchemaRetriever {
         tables.add(packetTable(t.name(), e == null ? 0 : e.fused / best, "full_schema", e));
       }
     } else {
-      Map<String, TableEvidence> byName = new HashMap<>();
-      ranked.forEach(e -> byName.put(e.table, e));
-      List<TableEvidence> chosen = PacketSizer.choose(ranked, s);
-      Set<String> inPacket = new LinkedHashSet<>();
-      double best = ranked.get(0).fused;
-      for (TableEvidence e : chosen) {
-        tables.add(packetTable(e.table, e.fused / best, "retrieval", e));
-        inPacket.add(e.table);
-      }
-      time.lap("size");
-      // What the question names is kept, hub or not, when it belongs with the packet: same module, or a few FK hops away.
-      Set<String> chosenModules = new LinkedHashSet<>();
-      chosen.forEach(e -> chosenModules.add(e.module));
-      List<String> stems = dev.schemarag.core.search.SchemaAnalyzer.stems(question);
-      List<TableEvidence> named = new ArrayList<>();
-      for (String t : index.named.named(stems, byName.keySet())) {
-        TableEvidence e = byName.get(t);
-        if (!inPacket.contains(t) && (chosenModules.contains(e.module) || JoinConnector.withinHops(model, t, inPacket, NAMED_HOPS))) {
-          named.add(e);
-        }
-      }
-      named.sort(Comparator.comparingDouble(TableEvidence::fused).reversed());
-      for (TableEvidence e : named.subList(0, Math.min(named.size(), MAX_NAMED))) {
-        inPacket.add(e.table);
-        tables.add(packetTable(e.table, e.fused / best, "named", e));
-        namedAdded++;
-      }
-      List<TableEvidence> members = new ArrayList<>(chosen);
-      members.addAll(named.subList(0, Math.min(named.size(), MAX_NAMED)));
-      Map<String, Double> relevance = new HashMap<>();
-      ranked.forEach(e -> relevance.put(e.table, e.fused / best));
-      // A role the question names ("sales rep") brings the table the role points at; a question that
-      // asks who, or for a name, brings the lookup that names the leading tables' rows.
-      Set<String> lookups = new LinkedHashSet<>(index.named.referencedByRole(stems, new ArrayList<>(inPacket)));
-      Set<String> subjects = new LinkedHashSet<>();
-      chosen.stream().limit(LEADING).forEach(e -> subjects.add(e.table));
-      named.forEach(e -> subjects.add(e.table));
-      lookups.addAll(index.named.nameLookups(question, subjects, inPacket, relevance));
-      for (String t : lookups) {
-        if (inPacket.add(t)) {
-          TableEvidence e = byName.getOrDefault(t, new TableEvidence(t));
-          tables.add(packetTable(t, relevance.getOrDefault(t, 0.0), "named", byName.get(t)));
-          members.add(e);
-          namedAdded++;
-        }
-      }
-      FkExpansion.Outcome fk = FkExpansion.expand(model, members, ranked, s);
-      for (TableEvidence e : fk.added()) {
-        if (inPacket.add(e.table)) {
-          tables.add(packetTable(e.table, e.fused / best, "fk_expansion", e));
-          fkAdded++;
-        }
-      }
-      fkBlocked = fk.blocked();
-      for (String b : JoinConnector.bridges(model, new ArrayList<>(inPacket), relevance, MAX_BRIDGES)) {
-        if (inPacket.add(b)) {
-          tables.add(packetTable(b, relevance.getOrDefault(b, 0.0), "join_bridge", byName.get(b)));
-          bridgesAdded++;
-        }
-      }
+      Completion c = complete(question, ranked, s, time);
+      tables.addAll(c.tables());
+      namedAdded = c.named();
+      fkAdded = c.fkAdded();
+      fkBlocked = c.fkBlocked();
+      bridgesAdded = c.bridges();
     }
     time.lap("expand");
 
@@ -240,6 +187,81 @@ public final class SchemaRetriever {
     SchemaContextPacket packet = new SchemaContextPacket(model.databaseId(), question, tables, shownEdges, paths, modules, full,
         ranking, metrics, time.asMap(), patterns, refusal);
     return new Result(packet, ranked, moduleScores);
+  }
+
+  /** What the packet's tables are and where each came from, once the gate has let the question through. */
+  private record Completion(List<PacketTable> tables, int named, int fkAdded, int fkBlocked, int bridges) {}
+
+  /**
+   * The packet of a larger schema: the ranking cut by evidence, then what the question names (and the
+   * tables its roles and name lookups point at), FK expansion, and the bridges that make it joinable.
+   */
+  private Completion complete(String question, List<TableEvidence> ranked, RetrievalSettings s, Timings time) {
+    SchemaModel model = index.model;
+    List<PacketTable> tables = new ArrayList<>();
+    int namedAdded = 0;
+    int fkAdded = 0;
+    int bridgesAdded = 0;
+    Map<String, TableEvidence> byName = new HashMap<>();
+    ranked.forEach(e -> byName.put(e.table, e));
+    List<TableEvidence> chosen = PacketSizer.choose(ranked, s);
+    Set<String> inPacket = new LinkedHashSet<>();
+    double best = ranked.get(0).fused;
+    for (TableEvidence e : chosen) {
+      tables.add(packetTable(e.table, e.fused / best, "retrieval", e));
+      inPacket.add(e.table);
+    }
+    time.lap("size");
+    // What the question names is kept, hub or not, when it belongs with the packet: same module, or a few FK hops away.
+    Set<String> chosenModules = new LinkedHashSet<>();
+    chosen.forEach(e -> chosenModules.add(e.module));
+    List<String> stems = SchemaAnalyzer.stems(question);
+    List<TableEvidence> named = new ArrayList<>();
+    for (String t : index.named.named(stems, byName.keySet())) {
+      TableEvidence e = byName.get(t);
+      if (!inPacket.contains(t) && (chosenModules.contains(e.module) || JoinConnector.withinHops(model, t, inPacket, NAMED_HOPS))) {
+        named.add(e);
+      }
+    }
+    named.sort(Comparator.comparingDouble(TableEvidence::fused).reversed());
+    for (TableEvidence e : named.subList(0, Math.min(named.size(), MAX_NAMED))) {
+      inPacket.add(e.table);
+      tables.add(packetTable(e.table, e.fused / best, "named", e));
+      namedAdded++;
+    }
+    List<TableEvidence> members = new ArrayList<>(chosen);
+    members.addAll(named.subList(0, Math.min(named.size(), MAX_NAMED)));
+    Map<String, Double> relevance = new HashMap<>();
+    ranked.forEach(e -> relevance.put(e.table, e.fused / best));
+    // A role the question names ("sales rep") brings the table the role points at; a question that
+    // asks who, for a name, or per/by something brings the lookup that names the leading tables' rows.
+    Set<String> lookups = new LinkedHashSet<>(index.named.referencedByRole(stems, new ArrayList<>(inPacket)));
+    Set<String> subjects = new LinkedHashSet<>();
+    chosen.stream().limit(LEADING).forEach(e -> subjects.add(e.table));
+    named.forEach(e -> subjects.add(e.table));
+    lookups.addAll(index.named.nameLookups(question, subjects, inPacket, relevance));
+    for (String t : lookups) {
+      if (inPacket.add(t)) {
+        TableEvidence e = byName.getOrDefault(t, new TableEvidence(t));
+        tables.add(packetTable(t, relevance.getOrDefault(t, 0.0), "named", byName.get(t)));
+        members.add(e);
+        namedAdded++;
+      }
+    }
+    FkExpansion.Outcome fk = FkExpansion.expand(model, members, ranked, s);
+    for (TableEvidence e : fk.added()) {
+      if (inPacket.add(e.table)) {
+        tables.add(packetTable(e.table, e.fused / best, "fk_expansion", e));
+        fkAdded++;
+      }
+    }
+    for (String b : JoinConnector.bridges(model, new ArrayList<>(inPacket), relevance, MAX_BRIDGES)) {
+      if (inPacket.add(b)) {
+        tables.add(packetTable(b, relevance.getOrDefault(b, 0.0), "join_bridge", byName.get(b)));
+        bridgesAdded++;
+      }
+    }
+    return new Completion(tables, namedAdded, fkAdded, fk.blocked(), bridgesAdded);
   }
 
   /** The best table or column cosine of the question with its values taken out; 0 when nothing is left or nothing changed. */
