@@ -56,7 +56,8 @@ final class JoinConnector {
 
   /** Whether the tables form one group over the FK edges among themselves. */
   static boolean connected(SchemaModel model, List<String> tables) {
-    return tables.isEmpty() || component(model, tables.get(0), new HashSet<>(tables)).size() == new HashSet<>(tables).size();
+    Set<String> members = new HashSet<>(tables);
+    return tables.isEmpty() || component(model, tables.get(0), members).size() == members.size();
   }
 
   /** Whether {@code table} is at most {@code hops} FK hops from one of {@code targets}. */

@@ -52,7 +52,12 @@ public final class SchemaIndex {
     }
     this.schemaTokens = total;
     Map<String, StringBuilder> moduleText = new java.util.LinkedHashMap<>();
+    // A table's overview text holds what its comment and doc say of it: the glosses of its name.
+    Map<String, String> glossText = new HashMap<>();
     for (Chunk c : chunks) {
+      if (c.kind() == ChunkKind.OVERVIEW) {
+        glossText.put(c.table(), c.embedText());
+      }
       if (c.kind() == ChunkKind.QUERY) {
         c.subject().ifPresent(name -> patterns.put(patternKey(c.table(), name), c));
       }
@@ -62,12 +67,6 @@ public final class SchemaIndex {
           moduleText.computeIfAbsent(m, k -> new StringBuilder()).append(c.embedText()).append('\n');
         }
       });
-    }
-    Map<String, String> glossText = new HashMap<>();
-    for (Chunk c : chunks) {
-      if (c.kind() == ChunkKind.OVERVIEW) {
-        glossText.put(c.table(), c.embedText());
-      }
     }
     this.named = new NamedTables(model, glossText, columnDf);
     this.modules = moduleText.size() < 2 ? java.util.Optional.empty() : java.util.Optional.of(LexicalIndex.of(
