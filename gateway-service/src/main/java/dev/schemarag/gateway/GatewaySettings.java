@@ -14,10 +14,10 @@ public record GatewaySettings(String host, int port, BearerTokens tokens, Durati
       throw new IllegalArgumentException("gateway.http.port must be 0..65535, was " + port);
     }
     int body = config.getInt(ConfigKeys.GATEWAY_MAX_BODY);
-    int chars = config.getInt(ConfigKeys.GATEWAY_QUESTION_MAX);
+    int chars = config.getInt(ConfigKeys.QUESTION_MAX_CHARS);
     long timeout = config.getInt(ConfigKeys.GATEWAY_TIMEOUT_MS);
     if (body < 256 || chars < 1 || timeout < 1) {
-      throw new IllegalArgumentException("gateway.max.body.bytes must be at least 256, gateway.question.max.chars and"
+      throw new IllegalArgumentException("gateway.max.body.bytes must be at least 256, question.max.chars and"
           + " gateway.answer.timeout.ms at least 1");
     }
     return new GatewaySettings(config.get(ConfigKeys.GATEWAY_HOST), port, BearerTokens.parse(config.get(ConfigKeys.GATEWAY_TOKENS)),

@@ -78,7 +78,7 @@ public record QuestionInput(String question, Optional<String> databaseId, Option
     String trimmed = question.strip();
     if (trimmed.length() > maxChars) {
       throw invalid("question-too-long", "Question too long",
-          "the question has " + trimmed.length() + " characters; at most " + maxChars + " are accepted (gateway.question.max.chars)");
+          "the question has " + trimmed.length() + " characters; at most " + maxChars + " are accepted (question.max.chars)");
     }
     if (databaseId.isPresent() && !databaseId.get().matches("[A-Za-z0-9_.\\-]{1,128}")) {
       throw invalid("invalid-field", "Invalid field", "'database_id' must be 1 to 128 letters, digits, '_', '.' or '-'");

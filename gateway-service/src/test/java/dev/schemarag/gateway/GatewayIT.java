@@ -95,7 +95,7 @@ class GatewayIT {
         "llm.base.url", llm.openAiUrl(), "llm.model", "stub", "query.group.id", prefix + "-query", "db.url", url,
         "gateway.http.port", "0", "gateway.tokens", "alice:" + ALICE + ",bob:" + BearerTokens.digestSpec(BOB)));
     m.put("gateway.max.body.bytes", "2048");
-    m.put("gateway.question.max.chars", "300");
+    m.put("question.max.chars", "300");
     m.put("gateway.rate.per.minute", "10000");
     m.putAll(extra);
     return SchemaragConfig.load(Optional.empty(), Map.of(), m);
@@ -213,7 +213,7 @@ class GatewayIT {
         .args("-Xmx256m", "-cp", System.getProperty("java.class.path"), GatewayMain.class.getName(), "--stdio")
         .env(Map.of("SCHEMARAG_KAFKA_BOOTSTRAP_SERVERS", bootstrap, "SCHEMARAG_TOPICS_PREFIX", prefix, "SCHEMARAG_TOPICS_PARTITIONS", "1",
             "SCHEMARAG_DATABASE_ID", databaseId, "SCHEMARAG_CATALOG_SCHEMAS", schema, "SCHEMARAG_DB_URL", url,
-            "SCHEMARAG_GATEWAY_QUESTION_MAX_CHARS", "300"))
+            "SCHEMARAG_QUESTION_MAX_CHARS", "300"))
         .build();
     StdioClientTransport transport = new StdioClientTransport(params, McpJsonDefaults.getMapper());
     List<String> stderr = new ArrayList<>();

@@ -87,7 +87,7 @@ public final class ConfigKeys {
   public static final ConfigKey RETRIEVAL_RELEVANCE_GATE = new ConfigKey("retrieval.relevance.gate", "auto",
       "absolute relevance (best cosine of any table or column chunk) a question needs, or it is refused as no_relevant_schema; auto = the embedding model's calibrated gate, 0 = never refuse");
   public static final ConfigKey QUESTION_MAX_CHARS = new ConfigKey("question.max.chars", "4000",
-      "longest question accepted; a longer one is refused with a validation error");
+      "longest question accepted, at the gateway and by the query service; a longer one is refused with a validation error");
   public static final ConfigKey RETRIEVAL_SMALL_SCHEMA = new ConfigKey("retrieval.small.schema.tables", "10",
       "below this many tables the whole schema is the packet");
   public static final ConfigKey RETRIEVAL_FK_CAP = new ConfigKey("retrieval.fk.expansion.cap", "4",
@@ -130,8 +130,6 @@ public final class ConfigKeys {
       "largest request body the gateway reads (413 beyond)");
   public static final ConfigKey GATEWAY_RATE = new ConfigKey("gateway.rate.per.minute", "120",
       "requests per minute per token (429 beyond)");
-  public static final ConfigKey GATEWAY_QUESTION_MAX = new ConfigKey("gateway.question.max.chars", "4000",
-      "longest question the gateway accepts");
   public static final ConfigKey GATEWAY_ORIGINS = new ConfigKey("gateway.allowed.origins", "",
       "comma-separated browser origins allowed besides localhost (others get 403)");
   public static final ConfigKey GATEWAY_RECENT = new ConfigKey("gateway.recent.answers", "1000",
@@ -170,7 +168,7 @@ public final class ConfigKeys {
       LLM_PROVIDER, LLM_BASE_URL, LLM_MODEL, LLM_API_KEY, LLM_TIMEOUT_MS,
       ANSWER_MAX_ATTEMPTS, ANSWER_MAX_ROWS, ANSWER_PREVIEW_ROWS, ANSWER_STATEMENT_TIMEOUT_MS, ANSWER_PATTERN_REUSE,
       READER_ROLE, READER_PASSWORD,
-      GATEWAY_HOST, GATEWAY_PORT, GATEWAY_TOKENS, GATEWAY_TIMEOUT_MS, GATEWAY_MAX_BODY, GATEWAY_RATE, GATEWAY_QUESTION_MAX,
+      GATEWAY_HOST, GATEWAY_PORT, GATEWAY_TOKENS, GATEWAY_TIMEOUT_MS, GATEWAY_MAX_BODY, GATEWAY_RATE,
       GATEWAY_ORIGINS, GATEWAY_RECENT);
 
   static final Map<String, ConfigKey> BY_NAME;
