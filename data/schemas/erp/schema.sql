@@ -909,3 +909,30 @@ CREATE TABLE support.warranty_claims (
   approved boolean
 );
 COMMENT ON TABLE support.warranty_claims IS 'Repair or replacement claims for defective products under warranty';
+
+-- ======================================================================= Access
+-- Two business roles for the demo's principals (see README, "Who may ask what"). Roles belong to the
+-- cluster, not the database, so they are created only when missing; their grants are made afresh.
+DO $$
+BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'sales_analyst') THEN
+    CREATE ROLE sales_analyst NOLOGIN;
+  END IF;
+  IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'hr_manager') THEN
+    CREATE ROLE hr_manager NOLOGIN;
+  END IF;
+END $$;
+
+-- The sales analyst reads sales and inventory; the HR manager reads hr.
+GRANT USAGE ON SCHEMA sales, inventory TO sales_analyst;
+GRANT SELECT ON ALL TABLES IN SCHEMA sales, inventory TO sales_analyst;
+GRANT USAGE ON SCHEMA hr TO hr_manager;
+GRANT SELECT ON ALL TABLES IN SCHEMA hr TO hr_manager;
+
+-- Row-level security: the sales analyst covers the European regions, so North American customers
+-- are not theirs to see. Everyone else keeps every row (the permissive policy); the restrictive
+-- one applies to sales_analyst only. The table owner is not subject to either.
+ALTER TABLE sales.customers ENABLE ROW LEVEL SECURITY;
+CREATE POLICY customers_all_rows ON sales.customers FOR SELECT USING (true);
+CREATE POLICY customers_european_regions ON sales.customers AS RESTRICTIVE FOR SELECT TO sales_analyst
+  USING (region_id IN (SELECT region_id FROM sales.sales_regions WHERE name <> 'North America'));

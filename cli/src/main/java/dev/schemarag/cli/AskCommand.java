@@ -46,6 +46,13 @@ final class AskCommand implements Callable<Integer> {
   @Option(names = "--max-rows", description = "rows the query may return (default: the service's answer.max.rows)")
   Integer maxRows;
 
+  @Option(names = "--as", paramLabel = "PRINCIPAL",
+      description = "ask as this principal; the service's access policy maps it to a database role (default: access.default.principal)")
+  String principal;
+
+  @Option(names = "--group", paramLabel = "GROUP", description = "a group of the principal (repeatable), for access.groups")
+  java.util.List<String> groups = new java.util.ArrayList<>();
+
   @Option(names = "--timeout", defaultValue = "120", description = "seconds to wait for the answer (default ${DEFAULT-VALUE})")
   int timeoutSeconds;
 
@@ -70,7 +77,8 @@ final class AskCommand implements Callable<Integer> {
     }
     QuestionRequested q = QuestionRequested.newBuilder().setQueryId(UUID.randomUUID().toString()).setDatabaseId(db).setQuestion(question)
         .setOptions(QuestionOptions.newBuilder().setTopK(topK).setMaxRows(maxRows).setExecute(!noExecute).setGroundingOnly(groundingOnly).build())
-        .setRequestedBy("cli:" + System.getProperty("user.name", "unknown")).setRequestedAtMs(System.currentTimeMillis()).build();
+        .setRequestedBy(principal == null || principal.isBlank() ? null : principal.trim()).setRequestedByGroups(groups)
+        .setRequestedAtMs(System.currentTimeMillis()).build();
     try (QuestionClient client = new QuestionClient(ServiceSettings.topics(config), ServiceSettings.kafka(config, bootstrap))) {
       QuestionClient.Outcome o = client.ask(q, Duration.ofSeconds(timeoutSeconds));
       if (json) {

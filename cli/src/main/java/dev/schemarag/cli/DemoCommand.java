@@ -57,9 +57,9 @@ final class DemoCommand implements Callable<Integer> {
     }
     boolean ownDatabase = base.optional(ConfigKeys.DB_URL).isPresent();
     Path docsRoot = state.dir().resolve("docs");
-    SchemaragConfig config = ownDatabase && !loadSample ? base : base.with(Map.of(
+    SchemaragConfig config = ownDatabase && !loadSample ? base : SampleDatabase.withAccessPolicy(base.with(Map.of(
         "database.id", SampleDatabase.DATABASE_ID, "catalog.schemas", SampleDatabase.schemasCsv(),
-        "docs.root", docsRoot.toString(), "indexer.state.dir", state.dir().resolve("streams").toString()));
+        "docs.root", docsRoot.toString(), "indexer.state.dir", state.dir().resolve("streams").toString())));
     LocalStack stack = LocalStack.start(config, state, System.out);
     if (stack.freshBroker()) {
       // State stores of an earlier run describe changelogs this new broker does not have: start them empty too.

@@ -26,6 +26,10 @@ final class McpCommand implements Callable<Integer> {
 
   @ParentCommand Main main;
 
+  @picocli.CommandLine.Option(names = "--as", paramLabel = "PRINCIPAL",
+      description = "the principal every question is asked as (default: the query service's access.default.principal)")
+  String principal;
+
   @Override
   public Integer call() throws Exception {
     PrintStream protocol = System.out;
@@ -49,7 +53,7 @@ final class McpCommand implements Callable<Integer> {
         .orElseThrow(() -> new IllegalArgumentException("no broker to ask through: start ./schemarag demo, or set kafka.bootstrap.servers"
             + " (SCHEMARAG_KAFKA_BOOTSTRAP_SERVERS) to the broker of a running query service"));
     GatewayCore core = Gateway.core(config, bootstrap, ServiceSettings.topics(config), GatewaySettings.from(config));
-    var server = Gateway.stdio(core, System.in, protocol, "mcp-stdio:" + System.getProperty("user.name", "unknown"));
+    var server = Gateway.stdio(core, System.in, protocol, principal == null || principal.isBlank() ? null : principal.trim());
     CountDownLatch done = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       server.close();

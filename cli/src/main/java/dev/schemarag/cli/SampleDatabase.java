@@ -1,5 +1,7 @@
 package dev.schemarag.cli;
 
+import dev.schemarag.core.config.ConfigKeys;
+import dev.schemarag.core.config.SchemaragConfig;
 import dev.schemarag.core.store.ConnectionSource;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -50,6 +52,26 @@ final class SampleDatabase {
         Files.copy(f, to.resolve(f.getFileName()), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
       }
     }
+  }
+
+  /** The principals of the sample's roles (schema.sql creates them), and the default principal of local use. */
+  static final String DEFAULT_PRINCIPAL = "local";
+  static final List<String> ROLES = List.of("sales_analyst", "hr_manager");
+
+  /**
+   * The sample's access policy, unless one is configured: principals {@code sales_analyst} and
+   * {@code hr_manager} run as the roles of those names; {@code local} (the default principal) and
+   * the demo gateway's {@code demo} run as the reader role, which reads everything.
+   */
+  static SchemaragConfig withAccessPolicy(SchemaragConfig config) {
+    if (config.optional(ConfigKeys.ACCESS_PRINCIPALS).isPresent() || config.optional(ConfigKeys.ACCESS_GROUPS).isPresent()) {
+      return config;
+    }
+    String reader = config.get(ConfigKeys.READER_ROLE);
+    List<String> entries = new java.util.ArrayList<>(List.of(DEFAULT_PRINCIPAL + "=" + reader, "demo=" + reader));
+    ROLES.forEach(r -> entries.add(r + "=" + r));
+    return config.with(java.util.Map.of(ConfigKeys.ACCESS_PRINCIPALS.name(), String.join(",", entries),
+        ConfigKeys.ACCESS_DEFAULT_PRINCIPAL.name(), config.optional(ConfigKeys.ACCESS_DEFAULT_PRINCIPAL).orElse(DEFAULT_PRINCIPAL)));
   }
 
   static String schemasCsv() {

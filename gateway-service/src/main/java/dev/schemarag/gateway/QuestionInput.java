@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.schemarag.events.nlq.QuestionOptions;
 import dev.schemarag.events.nlq.QuestionRequested;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -106,12 +107,20 @@ public record QuestionInput(String question, Optional<String> databaseId, Option
     return of(s, db, intArg(args, "top_k"), intArg(args, "max_rows"), execute, groundingOnly, maxChars);
   }
 
-  /** The event to publish, for the named principal against the given database. */
+  /**
+   * The event to publish, for the named principal against the given database.
+   *
+   * @param principal {@code name} or {@code name/group/group} as a token names it (see gateway.tokens); null = the
+   *     query service's default principal
+   */
   public QuestionRequested toEvent(String database, String principal) {
+    List<String> parts = principal == null ? List.of() : List.of(principal.split("/"));
     return QuestionRequested.newBuilder().setQueryId(UUID.randomUUID().toString()).setDatabaseId(database).setQuestion(question)
         .setOptions(QuestionOptions.newBuilder().setTopK(topK.orElse(null)).setMaxRows(maxRows.orElse(null))
             .setExecute(execute && !groundingOnly).setGroundingOnly(groundingOnly).build())
-        .setRequestedBy(principal).setRequestedAtMs(System.currentTimeMillis()).build();
+        .setRequestedBy(parts.isEmpty() ? null : parts.get(0))
+        .setRequestedByGroups(parts.size() > 1 ? parts.subList(1, parts.size()) : List.of())
+        .setRequestedAtMs(System.currentTimeMillis()).build();
   }
 
   private static Optional<Integer> intField(JsonNode root, String name) {

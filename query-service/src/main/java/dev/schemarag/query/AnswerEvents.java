@@ -51,10 +51,14 @@ final class AnswerEvents {
 
   /** The exam record of a refused question: no attempt was made, and audit consumers see why. */
   static ExamRecord refusalRecord(QuestionRequested q, String reason, long now) {
+    return refusalRecord(q, ErrorClass.NO_RELEVANT_SCHEMA, reason, now);
+  }
+
+  static ExamRecord refusalRecord(QuestionRequested q, ErrorClass c, String reason, long now) {
     return ExamRecord.newBuilder()
         .setQueryId(q.getQueryId()).setRequestedBy(q.getRequestedBy()).setAttempt(0).setDatabaseId(q.getDatabaseId()).setQuestion(q.getQuestion())
         .setPacketTables(List.of()).setPacketSummary("0 tables: " + reason).setPromptHash(null).setSql(null)
-        .setLintIssues(List.of()).setExplainOutcome(null).setErrorClass(ErrorClass.NO_RELEVANT_SCHEMA.label()).setSqlstate(null)
+        .setLintIssues(List.of()).setExplainOutcome(null).setErrorClass(c.label()).setSqlstate(null)
         .setLatencyMs(0).setRecordedAtMs(now).build();
   }
 
@@ -73,6 +77,16 @@ final class AnswerEvents {
         .setQueryId(q.getQueryId()).setRequestedBy(q.getRequestedBy()).setDatabaseId(q.getDatabaseId()).setQuestion(q.getQuestion())
         .setErrorClass(c.label()).setSqlstate(null).setStage(stage).setMessage(message).setAttempts(0).setLastSql(null)
         .setContextPacket(null).setFailedAtMs(now).build();
+  }
+
+  /** Stamps the role a question ran under on its outcome and exam records, for audit. */
+  static void runAs(String role, org.apache.avro.specific.SpecificRecord result, List<ExamRecord> exam) {
+    if (result instanceof QueryAnswered a) {
+      a.setRunAsRole(role);
+    } else if (result instanceof QueryFailed f) {
+      f.setRunAsRole(role);
+    }
+    exam.forEach(e -> e.setRunAsRole(role));
   }
 
   static List<ExamRecord> exam(QuestionRequested q, SchemaContextPacket packet, AnswerEngine.Result r, long now) {

@@ -2,6 +2,8 @@ package dev.schemarag.query;
 
 import dev.schemarag.contracts.Topic;
 import dev.schemarag.core.retrieval.SchemaIndexCache;
+import dev.schemarag.events.catalog.DatabaseKey;
+import dev.schemarag.events.catalog.DdlEvent;
 import dev.schemarag.events.catalog.TableKey;
 import dev.schemarag.events.index.IndexUpdate;
 import java.time.Duration;
@@ -10,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -22,26 +25,36 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Follows the indexer's {@code index.events} and tells the query side which database's schema
- * changed, so its loaded index is rebuilt on the next question. Every query-service instance must
- * see every change, so it reads all partitions without a consumer group, from the end: what
- * happened before it started is already in the store it loads from.
+ * changed, so its loaded index is rebuilt on the next question. It also follows the captured DDL
+ * ({@code ddl} topic, GRANT and REVOKE included) so that the privileges cached for principals'
+ * roles are read again. Every query-service instance must see every change, so it reads all
+ * partitions without a consumer group, from the end: what happened before it started is already
+ * in the store and the catalog it loads from.
  */
 final class IndexChangeFollower implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(IndexChangeFollower.class);
 
   private final Topic<TableKey, IndexUpdate> topic;
+  private final Topic<DatabaseKey, DdlEvent> ddl;
   private final Map<String, Object> kafka;
   private final SchemaIndexCache indexes;
+  private final Consumer<String> ddlChanged;
   private final CountDownLatch assigned = new CountDownLatch(1);
   private volatile KafkaConsumer<byte[], byte[]> consumer;
   private Thread thread;
 
-  /** @param indexes told of every update that added, changed or removed chunks */
-  IndexChangeFollower(Topic<TableKey, IndexUpdate> topic, Map<String, Object> kafka, SchemaIndexCache indexes) {
+  /**
+   * @param indexes told of every update that added, changed or removed chunks
+   * @param ddlChanged told the database id of every captured DDL event
+   */
+  IndexChangeFollower(Topic<TableKey, IndexUpdate> topic, Topic<DatabaseKey, DdlEvent> ddl, Map<String, Object> kafka,
+                      SchemaIndexCache indexes, Consumer<String> ddlChanged) {
     this.topic = topic;
+    this.ddl = ddl;
     this.kafka = Map.copyOf(kafka);
     this.indexes = indexes;
+    this.ddlChanged = ddlChanged;
   }
 
   /** Starts following; returns once positioned at the end of the topic, so no later change is missed. */
@@ -67,18 +80,24 @@ final class IndexChangeFollower implements AutoCloseable {
 
   private void run() {
     try (KafkaConsumer<byte[], byte[]> c = consumer) {
-      List<TopicPartition> partitions = c.partitionsFor(topic.name(), Duration.ofSeconds(30)).stream()
-          .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+      List<TopicPartition> partitions = new java.util.ArrayList<>(c.partitionsFor(topic.name(), Duration.ofSeconds(30)).stream()
+          .map(p -> new TopicPartition(p.topic(), p.partition())).toList());
       if (partitions.isEmpty()) {
         LOG.error("topic {} does not exist: loaded indexes will not be refreshed when the schema changes", topic.name());
         return;
       }
+      partitions.addAll(c.partitionsFor(ddl.name(), Duration.ofSeconds(30)).stream()
+          .map(p -> new TopicPartition(p.topic(), p.partition())).toList());
       c.assign(partitions);
       c.seekToEnd(partitions);
       partitions.forEach(c::position);
       assigned.countDown();
       while (true) {
         for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(500))) {
+          if (r.topic().equals(ddl.name())) {
+            ddlEvent(r);
+            continue;
+          }
           IndexUpdate u;
           try {
             u = topic.valueSerde().deserializer().deserialize(r.topic(), r.value());
@@ -99,6 +118,19 @@ final class IndexChangeFollower implements AutoCloseable {
       LOG.error("stopped following index changes; loaded indexes are no longer refreshed: {}", e.getMessage(), e);
     } finally {
       assigned.countDown();
+    }
+  }
+
+  private void ddlEvent(ConsumerRecord<byte[], byte[]> r) {
+    if (r.value() == null) {
+      return;
+    }
+    try {
+      ddlChanged.accept(ddl.valueSerde().deserializer().deserialize(r.topic(), r.value()).getDatabaseId());
+    } catch (SerializationException e) {
+      LOG.warn("undecodable DDL event at {}/{}@{}; reading every role's privileges again: {}", r.topic(), r.partition(), r.offset(),
+          e.getMessage());
+      ddlChanged.accept(null);
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.schemarag.query;
 
 import dev.schemarag.contracts.TopicCatalog;
+import dev.schemarag.core.access.AccessPolicy;
 import dev.schemarag.core.answer.AnswerEngine;
 import dev.schemarag.core.answer.Langchain4jSqlGenerator;
 import dev.schemarag.core.chunk.Chunk;
@@ -23,6 +24,7 @@ import dev.schemarag.core.store.PooledConnections;
 import dev.schemarag.core.store.PgChunkStore;
 import dev.schemarag.core.store.PgDenseSearch;
 import dev.schemarag.core.store.PgEmbeddingCache;
+import dev.schemarag.core.store.PgPrivileges;
 import java.sql.SQLException;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -57,6 +59,8 @@ public final class QueryServices {
       throw new IllegalArgumentException("the read-only role is unfit: " + String.join("; ", problems)
           + " (create it as the README describes, or let the service's user create roles and grant on the schemas)");
     }
+    AccessPolicy policy = AccessPolicy.from(config);
+    checkPolicyRoles(admin, role, policy);
 
     Langchain4jEmbedder embedder = Langchain4jEmbedder.create(config.get(ConfigKeys.EMBEDDING_MODEL),
         config.get(ConfigKeys.EMBEDDING_BASE_URL), config.get(ConfigKeys.EMBEDDING_API_KEY), config.getInt(ConfigKeys.EMBEDDING_BATCH));
@@ -93,16 +97,46 @@ public final class QueryServices {
         poolSize, "query-ledger");
     // PgDenseSearch holds one connection and is not for concurrent use: one per worker thread and database.
     ThreadLocal<Map<String, DenseSearch>> dense = ThreadLocal.withInitial(HashMap::new);
+    AccessViews views = new AccessViews(r -> {
+      try {
+        return PgPrivileges.view(admin, r, schemas);
+      } catch (SQLException e) {
+        throw new IllegalStateException("cannot read the privileges of role " + r + ": " + e.getMessage(), e);
+      }
+    }, config.getInt(ConfigKeys.ACCESS_REFRESH_MS));
     QuestionHandler handler = new QuestionHandler(indexes, id -> dense.get().computeIfAbsent(id, x -> new PgDenseSearch(admin, x)), embedder,
         retrieval, Langchain4jSqlGenerator.fromConfig(config),
         new ReadOnlyExecutor(reader, config.getInt(ConfigKeys.ANSWER_STATEMENT_TIMEOUT_MS)), AnswerEngine.Settings.from(config),
-        config.getInt(ConfigKeys.QUESTION_MAX_CHARS));
+        config.getInt(ConfigKeys.QUESTION_MAX_CHARS), policy, views);
     Map<String, Object> kafka = new HashMap<>(config.withPrefix("kafka."));
     kafka.put("bootstrap.servers", bootstrapServers);
     Optional<IndexChangeFollower> follower = source == IndexSource.CATALOG ? Optional.empty()
-        : Optional.of(new IndexChangeFollower(topics.indexEvents(), kafka, indexes));
+        : Optional.of(new IndexChangeFollower(topics.indexEvents(), topics.ddl(), kafka, indexes, db -> views.invalidate()));
     return new QueryService(topics, handler, new AnswerLedger(ledgerDb), kafka, config.get(ConfigKeys.QUERY_GROUP), follower,
         List.of(reader, ledgerDb));
+  }
+
+  /**
+   * Every role the policy maps to must exist, must not be a superuser (it would bypass grants and
+   * row-level security) and must be one the reader role can SET ROLE to; membership is granted here
+   * when the service's user may grant it.
+   */
+  static void checkPolicyRoles(ConnectionSource admin, String reader, AccessPolicy policy) throws SQLException {
+    if (!policy.enabled()) {
+      return;
+    }
+    try {
+      ReadOnlyRole.allowSetRole(admin, reader, policy.roles());
+    } catch (SQLException e) {
+      org.slf4j.LoggerFactory.getLogger(QueryServices.class).warn("could not make {} a member of the policy's roles: {}", reader, e.getMessage());
+    }
+    List<String> problems = new java.util.ArrayList<>();
+    for (String r : policy.roles()) {
+      problems.addAll(PgPrivileges.roleProblems(admin, reader, r));
+    }
+    if (!problems.isEmpty()) {
+      throw new IllegalArgumentException("the access policy (access.principals, access.groups) cannot be applied: " + String.join("; ", problems));
+    }
   }
 
   /** Where the loaded index's chunks come from ({@code query.index.source}). */

@@ -1,5 +1,6 @@
 package dev.schemarag.query;
 
+import dev.schemarag.core.access.AccessPolicy;
 import dev.schemarag.core.answer.AnswerEngine;
 import dev.schemarag.core.answer.SqlGenerator;
 import dev.schemarag.core.embed.Embedder;
@@ -34,10 +35,15 @@ final class QuestionHandler {
   private final ReadOnlyExecutor executor;
   private final AnswerEngine.Settings answer;
   private final int maxQuestionChars;
+  private final AccessPolicy policy;
+  private final AccessViews views;
 
   QuestionHandler(SchemaIndexCache indexes, Function<String, DenseSearch> dense, Embedder embedder, RetrievalSettings retrieval,
-                  Optional<SqlGenerator> generator, ReadOnlyExecutor executor, AnswerEngine.Settings answer, int maxQuestionChars) {
+                  Optional<SqlGenerator> generator, ReadOnlyExecutor executor, AnswerEngine.Settings answer, int maxQuestionChars,
+                  AccessPolicy policy, AccessViews views) {
     this.maxQuestionChars = maxQuestionChars;
+    this.policy = policy;
+    this.views = views;
     this.indexes = indexes;
     this.dense = dense;
     this.embedder = embedder;
@@ -47,18 +53,45 @@ final class QuestionHandler {
     this.answer = answer;
   }
 
-  Outcome handle(QuestionRequested q) {
+  Outcome handle(QuestionRequested asked) {
+    AccessPolicy.Decision access = policy.decide(Optional.ofNullable(asked.getRequestedBy()), asked.getRequestedByGroups());
+    // Events name the principal the policy decided on: the default one when the question named none.
+    String principal = access instanceof AccessPolicy.AsRole a ? a.principal()
+        : access instanceof AccessPolicy.Refused r ? r.principal() : asked.getRequestedBy();
+    QuestionRequested q = QuestionRequested.newBuilder(asked).setRequestedBy(principal).build();
+    Optional<String> role = access instanceof AccessPolicy.AsRole r ? Optional.of(r.role()) : Optional.empty();
+    Outcome out = handle(q, access);
+    AnswerEvents.runAs(role.orElse(null), out.result(), out.exam());
+    return out;
+  }
+
+  private Outcome handle(QuestionRequested q, AccessPolicy.Decision access) {
     long t0 = System.currentTimeMillis();
     Optional<String> invalid = QuestionRules.problem(q.getQuestion(), maxQuestionChars);
     if (invalid.isPresent()) {
       return new Outcome(AnswerEvents.failedEarly(q, ErrorClass.VALIDATION_BLOCK, "validation", invalid.get(), t0), false, List.of());
     }
+    if (access instanceof AccessPolicy.Refused r) {
+      return new Outcome(AnswerEvents.failedEarly(q, ErrorClass.UNKNOWN_PRINCIPAL, "access", r.message(), t0), false,
+          List.of(AnswerEvents.refusalRecord(q, ErrorClass.UNKNOWN_PRINCIPAL, r.message(), t0)));
+    }
     SchemaIndex index;
     SchemaContextPacket packet;
+    ReadOnlyExecutor executor = this.executor;
     try {
       index = indexes.get(q.getDatabaseId());
+      DenseSearch search = dense.apply(q.getDatabaseId());
+      if (access instanceof AccessPolicy.AsRole a) {
+        // Retrieval, the prompt, the guard and the database all see only what the role may read.
+        AccessViews.RoleIndex seen = views.of(index, a.role());
+        if (seen.index() != index) {
+          search = search.within(seen.view());
+        }
+        index = seen.index();
+        executor = executor.as(a.role(), seen.redactor()::redact);
+      }
       RetrievalSettings s = q.getOptions().getTopK() == null ? retrieval : retrieval.withTopK(q.getOptions().getTopK());
-      packet = new SchemaRetriever(index, dense.apply(q.getDatabaseId()), embedder, s).retrieve(q.getQuestion());
+      packet = new SchemaRetriever(index, search, embedder, s).retrieve(q.getQuestion());
     } catch (UnknownDatabaseException e) {
       return new Outcome(AnswerEvents.failedEarly(q, ErrorClass.UNKNOWN_DATABASE, "retrieval", e.getMessage(), System.currentTimeMillis()),
           false, List.of());

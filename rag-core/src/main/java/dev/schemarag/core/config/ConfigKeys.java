@@ -117,6 +117,15 @@ public final class ConfigKeys {
   public static final ConfigKey READER_ROLE = new ConfigKey("reader.role", "schemarag_reader",
       "the read-only role generated SQL runs as");
   public static final ConfigKey READER_PASSWORD = new ConfigKey("reader.password", "", "its password");
+  public static final ConfigKey ACCESS_PRINCIPALS = new ConfigKey("access.principals", "",
+      "principal=role,…: the PostgreSQL role each principal's questions are retrieved and run under (SET ROLE); with this and"
+          + " access.groups empty, every question runs as reader.role");
+  public static final ConfigKey ACCESS_GROUPS = new ConfigKey("access.groups", "",
+      "group=role,…: the role for principals without their own entry, by the first of their groups mapped here");
+  public static final ConfigKey ACCESS_DEFAULT_PRINCIPAL = new ConfigKey("access.default.principal", "",
+      "the principal of a question that names none (local use); empty = such questions are refused");
+  public static final ConfigKey ACCESS_REFRESH_MS = new ConfigKey("access.refresh.ms", "60000",
+      "how long a role's privileges are cached; GRANT and REVOKE refresh them at once, role membership changes after this long");
 
   public static final ConfigKey GATEWAY_HOST = new ConfigKey("gateway.http.host", "127.0.0.1",
       "address the gateway (HTTP API and MCP over HTTP) listens on");
@@ -167,7 +176,7 @@ public final class ConfigKeys {
       RETRIEVAL_JOIN_HINTS, BM25_K1, BM25_B,
       LLM_PROVIDER, LLM_BASE_URL, LLM_MODEL, LLM_API_KEY, LLM_TIMEOUT_MS,
       ANSWER_MAX_ATTEMPTS, ANSWER_MAX_ROWS, ANSWER_PREVIEW_ROWS, ANSWER_STATEMENT_TIMEOUT_MS, ANSWER_PATTERN_REUSE,
-      READER_ROLE, READER_PASSWORD,
+      READER_ROLE, READER_PASSWORD, ACCESS_PRINCIPALS, ACCESS_GROUPS, ACCESS_DEFAULT_PRINCIPAL, ACCESS_REFRESH_MS,
       GATEWAY_HOST, GATEWAY_PORT, GATEWAY_TOKENS, GATEWAY_TIMEOUT_MS, GATEWAY_MAX_BODY, GATEWAY_RATE,
       GATEWAY_ORIGINS, GATEWAY_RECENT);
 

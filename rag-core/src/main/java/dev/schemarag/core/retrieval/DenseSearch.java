@@ -1,5 +1,6 @@
 package dev.schemarag.core.retrieval;
 
+import dev.schemarag.core.access.SchemaView;
 import dev.schemarag.core.chunk.ChunkKind;
 import java.util.List;
 import java.util.Optional;
@@ -12,4 +13,19 @@ public interface DenseSearch {
   record Hit(String table, Optional<String> subject, double similarity) {}
 
   List<Hit> nearest(ChunkKind kind, float[] query, int limit);
+
+  /**
+   * The same search over what {@code view} keeps: hidden tables and columns never come back. This
+   * default filters afterwards, asking for more so the limit still fills; a store that can filter
+   * while it searches does better.
+   */
+  default DenseSearch within(SchemaView view) {
+    DenseSearch all = this;
+    return (kind, query, limit) -> all.nearest(kind, query, limit * 4).stream().filter(h -> visible(view, kind, h)).limit(limit).toList();
+  }
+
+  /** Whether a hit's table (and, for a column hit, its column) is readable under {@code view}. */
+  static boolean visible(SchemaView view, ChunkKind kind, Hit h) {
+    return kind == ChunkKind.COLUMN ? h.subject().map(c -> view.canRead(h.table(), c)).orElse(false) : view.canRead(h.table());
+  }
 }

@@ -1,5 +1,6 @@
 package dev.schemarag.core.retrieval;
 
+import dev.schemarag.core.access.SchemaView;
 import dev.schemarag.core.chunk.Chunk;
 import dev.schemarag.core.chunk.ChunkKind;
 import dev.schemarag.core.chunk.Chunker;
@@ -36,9 +37,14 @@ public final class SchemaIndex {
   final NamedTables named;
   /** Query-pattern chunks by table and pattern name: dense hits name them, the packet carries their SQL. */
   private final Map<String, Chunk> patterns = new HashMap<>();
+  /** What it was built from, so that a role's view of it can be built ({@link #restrictedTo}). */
+  private final List<Chunk> chunks;
+  private final RetrievalSettings settings;
 
   public SchemaIndex(SchemaModel model, List<Chunk> chunks, RetrievalSettings settings) {
     this.model = model;
+    this.chunks = List.copyOf(chunks);
+    this.settings = settings;
     this.lexical = new LexicalIndex(chunks, settings.bm25K1(), settings.bm25B());
     this.kinds = chunks.stream().map(Chunk::kind).collect(Collectors.toUnmodifiableSet());
     int total = 0;
@@ -100,5 +106,17 @@ public final class SchemaIndex {
 
   public SchemaModel model() {
     return model;
+  }
+
+  /**
+   * This index as {@code view}'s role sees it: built from the restricted model and the chunks the
+   * view keeps, so names, glosses, foreign keys, patterns and statistics hold nothing hidden. The
+   * index itself when the view covers everything.
+   */
+  public SchemaIndex restrictedTo(SchemaView view) {
+    if (view.covers(model)) {
+      return this;
+    }
+    return new SchemaIndex(view.restrict(model), chunks.stream().filter(view::keeps).toList(), settings);
   }
 }

@@ -18,6 +18,8 @@ public enum ErrorClass {
   NO_RELEVANT_SCHEMA(Retry.NEVER),
   /** The question names a database no query service answers for: never retried. */
   UNKNOWN_DATABASE(Retry.NEVER),
+  /** The principal asking is not mapped to a database role by the access policy: never retried. */
+  UNKNOWN_PRINCIPAL(Retry.NEVER),
   /** Anything else: never retried, logged. */
   UNKNOWN(Retry.NEVER);
 

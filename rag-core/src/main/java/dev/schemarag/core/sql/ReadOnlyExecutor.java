@@ -32,10 +32,37 @@ public final class ReadOnlyExecutor {
 
   private final ConnectionSource reader;
   private final int timeoutMs;
+  /** The role each statement runs as (SET LOCAL ROLE), when a principal's policy names one. */
+  private final Optional<String> role;
+  /** Rewrites database messages before anyone reads them: (message, the statement's SQL) to text. */
+  private final java.util.function.BinaryOperator<String> redact;
 
   public ReadOnlyExecutor(ConnectionSource reader, int timeoutMs) {
+    this(reader, timeoutMs, Optional.empty(), (message, sql) -> message);
+  }
+
+  private ReadOnlyExecutor(ConnectionSource reader, int timeoutMs, Optional<String> role, java.util.function.BinaryOperator<String> redact) {
     this.reader = reader;
     this.timeoutMs = timeoutMs;
+    this.role = role;
+    this.redact = redact;
+  }
+
+  /**
+   * This executor running every statement as {@code role} inside its read-only transaction, so
+   * that the role's grants and row-level security decide what comes back; database messages pass
+   * through {@code redact} (message, SQL) first, as they may name columns the role cannot read.
+   */
+  public ReadOnlyExecutor as(String role, java.util.function.BinaryOperator<String> redact) {
+    if (!role.matches("[a-z_][a-z0-9_$]{0,62}")) {
+      throw new IllegalArgumentException("role name must be a lower-case SQL identifier, not '" + role + "'");
+    }
+    return new ReadOnlyExecutor(reader, timeoutMs, Optional.of(role), redact);
+  }
+
+  /** The role statements run as, if not the connection's own. */
+  public Optional<String> role() {
+    return role;
   }
 
   /** Rows of an answer: column names, up to {@code previewRows} rows as text, and the row count. */
@@ -70,13 +97,17 @@ public final class ReadOnlyExecutor {
         try (Statement s = c.createStatement()) {
           s.setEscapeProcessing(false); // the driver must not rewrite {fn …} escapes: the guard checked the text as it is
           s.execute("SET TRANSACTION READ ONLY");
+          if (role.isPresent()) {
+            // LOCAL: ends with the transaction; DISCARD ALL in reset() would undo it anyway.
+            s.execute("SET LOCAL ROLE " + role.get());
+          }
           s.execute("SET LOCAL statement_timeout = " + Math.max(1, timeoutMs));
           s.execute("SET LOCAL standard_conforming_strings = on"); // backslashes in strings are plain, as the guard read them
           PlanCheck plan;
           try (ResultSet rs = s.executeQuery("EXPLAIN (VERBOSE, FORMAT JSON) " + sql)) {
             plan = PlanCheck.parse(rs.next() ? rs.getString(1) : "");
           }
-          summary = Optional.of(plan.summary());
+          summary = Optional.of(redact.apply(plan.summary(), sql));
           stage = "plan";
           Optional<String> refused = plan.refusal(allowedTables);
           if (refused.isPresent()) {
@@ -86,7 +117,7 @@ public final class ReadOnlyExecutor {
             refused = plan.refusal(withViewBases);
           }
           if (refused.isPresent()) {
-            return Outcome.refused(stage, summary, refused.get());
+            return Outcome.refused(stage, summary, redact.apply(refused.get(), sql));
           }
           stage = "execute";
           s.setMaxRows(maxRows);
@@ -131,9 +162,9 @@ public final class ReadOnlyExecutor {
     } catch (SQLException e) {
       String state = e.getSQLState();
       return new Outcome(stage, summary, Optional.empty(), Optional.of(state == null ? ErrorClass.INFRA_FAILURE
-          : ErrorClass.ofSqlState(state)), Optional.ofNullable(state), Optional.ofNullable(e.getMessage()));
+          : ErrorClass.ofSqlState(state)), Optional.ofNullable(state), Optional.ofNullable(e.getMessage()).map(m -> redact.apply(m, sql)));
     } catch (IllegalArgumentException e) {
-      return Outcome.refused(stage, summary, e.getMessage());
+      return Outcome.refused(stage, summary, redact.apply(e.getMessage(), sql));
     }
   }
 

@@ -31,8 +31,10 @@ public final class ReadOnlyRole {
         }
       }
       List<String> ddl = new ArrayList<>();
-      ddl.add(format(c, exists ? "ALTER ROLE %I LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS PASSWORD %L"
-          : "CREATE ROLE %I LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS PASSWORD %L", role, password));
+      // NOINHERIT: the role is made a member of the roles principals map to (to SET ROLE to them), and must
+      // not take on their privileges or their row-level security policies when it runs as itself.
+      ddl.add(format(c, exists ? "ALTER ROLE %I LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS NOINHERIT PASSWORD %L"
+          : "CREATE ROLE %I LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS NOINHERIT PASSWORD %L", role, password));
       ddl.add(format(c, "ALTER ROLE %I SET default_transaction_read_only = on", role));
       for (String schema : schemas) {
         ddl.add(format(c, "GRANT USAGE ON SCHEMA %I TO %I", schema, role));
@@ -42,6 +44,20 @@ public final class ReadOnlyRole {
       try (Statement s = c.createStatement()) {
         for (String d : ddl) {
           s.execute(d);
+        }
+      }
+    }
+  }
+
+  /**
+   * Makes {@code role} a member of each of {@code runAs} so that a question can {@code SET ROLE} to
+   * the role its principal maps to (idempotent; needs the right to grant those roles).
+   */
+  public static void allowSetRole(ConnectionSource admin, String role, java.util.Collection<String> runAs) throws SQLException {
+    try (Connection c = admin.open(); Statement s = c.createStatement()) {
+      for (String target : runAs) {
+        if (!target.equals(role)) {
+          s.execute(format(c, "GRANT %I TO %I", target, role));
         }
       }
     }

@@ -1,6 +1,7 @@
 package dev.schemarag.core.store;
 
 import com.pgvector.PGvector;
+import dev.schemarag.core.access.SchemaView;
 import dev.schemarag.core.chunk.ChunkKind;
 import dev.schemarag.core.retrieval.DenseSearch;
 import java.sql.Connection;
@@ -26,6 +27,8 @@ public final class PgDenseSearch implements DenseSearch, AutoCloseable {
   private final String databaseId;
   private Connection connection;
   private final java.util.Map<ChunkKind, PreparedStatement> queries = new java.util.EnumMap<>(ChunkKind.class);
+  /** The same queries over a given set of tables (a role's view). */
+  private final java.util.Map<ChunkKind, PreparedStatement> within = new java.util.EnumMap<>(ChunkKind.class);
 
   public PgDenseSearch(ConnectionSource source, String databaseId) {
     this.source = source;
@@ -48,11 +51,54 @@ public final class PgDenseSearch implements DenseSearch, AutoCloseable {
       s.execute("SET enable_bitmapscan = off");
     }
     queries.clear();
+    within.clear();
     for (ChunkKind kind : PgChunkStore.SEARCHED_KINDS) {
       // The kind is a constant of the statement so that the planner picks that kind's partial index.
       queries.put(kind, connection.prepareStatement("SELECT table_name, subject, 1 - (embedding <=> ?) AS sim FROM "
           + PgChunkStore.SCHEMA + ".chunks WHERE kind = '" + kind.label() + "' AND database_id = ?"
           + " ORDER BY embedding <=> ? LIMIT ?"));
+      // Filtered while the index is scanned (iterative scan), so a narrow view still fills its limit.
+      within.put(kind, connection.prepareStatement("SELECT table_name, subject, 1 - (embedding <=> ?) AS sim FROM "
+          + PgChunkStore.SCHEMA + ".chunks WHERE kind = '" + kind.label() + "' AND database_id = ? AND table_name = ANY (?)"
+          + " ORDER BY embedding <=> ? LIMIT ?"));
+    }
+  }
+
+  /** Searches only the view's tables in the store; hidden columns of readable tables are dropped after. */
+  @Override
+  public DenseSearch within(SchemaView view) {
+    String[] tables = view.columns().keySet().toArray(String[]::new);
+    return (kind, vector, limit) -> nearestWithin(view, tables, kind, vector, limit);
+  }
+
+  private synchronized List<Hit> nearestWithin(SchemaView view, String[] tables, ChunkKind kind, float[] vector, int limit) {
+    try {
+      open();
+      PreparedStatement query = within.get(kind);
+      if (query == null) {
+        throw new IllegalArgumentException("dense search covers " + PgChunkStore.SEARCHED_KINDS + ", not " + kind);
+      }
+      PGvector v = new PGvector(vector);
+      query.setObject(1, v);
+      query.setString(2, databaseId);
+      query.setArray(3, connection.createArrayOf("text", tables));
+      query.setObject(4, v);
+      // Column privileges are rarer than table privileges: a little more covers the hidden columns.
+      query.setInt(5, kind == ChunkKind.COLUMN ? limit * 2 : limit);
+      List<Hit> out = new ArrayList<>(limit);
+      try (ResultSet rs = query.executeQuery()) {
+        while (rs.next()) {
+          Hit h = new Hit(rs.getString(1), Optional.ofNullable(rs.getString(2)), rs.getDouble(3));
+          if (DenseSearch.visible(view, kind, h)) {
+            out.add(h);
+          }
+        }
+      }
+      out.sort((a, b) -> Double.compare(b.similarity(), a.similarity()));
+      return out.size() > limit ? List.copyOf(out.subList(0, limit)) : out;
+    } catch (SQLException e) {
+      close();
+      throw new StoreException("dense search failed: " + e.getMessage(), e);
     }
   }
 
