@@ -47,7 +47,7 @@ final class ApiServlet extends HttpServlet {
           resp.setCharacterEncoding("UTF-8");
           resp.getOutputStream().write(openApi);
         });
-        case "/api/v1/databases" -> expect(method, "GET", () -> JsonResponses.json(resp, 200, Map.of("databases", core.databases().list())));
+        case "/api/v1/databases" -> expect(method, "GET", () -> JsonResponses.json(resp, 200, Map.of("databases", core.databases().list(principal(req)))));
         case "/api/v1/questions" -> expect(method, "POST", () -> ask(req, resp));
         case "/api/v1/schema/grounding" -> expect(method, "POST", () -> ground(req, resp));
         default -> {

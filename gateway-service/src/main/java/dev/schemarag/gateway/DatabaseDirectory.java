@@ -1,11 +1,13 @@
 package dev.schemarag.gateway;
 
+import dev.schemarag.core.access.AccessPolicy;
 import dev.schemarag.core.schema.Column;
 import dev.schemarag.core.schema.ForeignKey;
 import dev.schemarag.core.schema.SchemaModel;
 import dev.schemarag.core.schema.Table;
 import dev.schemarag.core.source.PgCatalogReader;
 import dev.schemarag.core.store.ConnectionSource;
+import dev.schemarag.core.store.PgPrivileges;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -24,11 +26,14 @@ public final class DatabaseDirectory {
   private final String databaseId;
   private final List<String> schemas;
   private final Optional<ConnectionSource> catalog;
+  private final AccessPolicy policy;
 
-  public DatabaseDirectory(String databaseId, List<String> schemas, Optional<ConnectionSource> catalog) {
+  /** @param policy the query service's access policy: a principal is shown only what its role may read */
+  public DatabaseDirectory(String databaseId, List<String> schemas, Optional<ConnectionSource> catalog, AccessPolicy policy) {
     this.databaseId = databaseId;
     this.schemas = List.copyOf(schemas);
     this.catalog = catalog;
+    this.policy = policy;
   }
 
   public String defaultId() {
@@ -45,13 +50,14 @@ public final class DatabaseDirectory {
     return id;
   }
 
-  public List<Map<String, Object>> list() {
+  /** @param principal who asks, as the gateway names it ({@code name} or {@code name/group/…}; null = the default principal) */
+  public List<Map<String, Object>> list(String principal) {
     Map<String, Object> d = new LinkedHashMap<>();
     d.put("database_id", databaseId);
     d.put("schemas", schemas);
     catalog.ifPresent(c -> {
       try {
-        d.put("tables", read().size());
+        d.put("tables", read(principal).size());
       } catch (SQLException e) {
         d.put("tables_error", e.getMessage());
       }
@@ -59,12 +65,22 @@ public final class DatabaseDirectory {
     return List.of(d);
   }
 
-  private SchemaModel read() throws SQLException {
-    return new PgCatalogReader(catalog.orElseThrow()).read(databaseId, schemas);
+  /** The catalog as the principal's role sees it: what it may not read is not there, exactly as if it did not exist. */
+  private SchemaModel read(String principal) throws SQLException {
+    SchemaModel all = new PgCatalogReader(catalog.orElseThrow()).read(databaseId, schemas);
+    List<String> parts = principal == null ? List.of() : List.of(principal.split("/"));
+    AccessPolicy.Decision d = policy.decide(parts.stream().findFirst(), parts.size() > 1 ? parts.subList(1, parts.size()) : List.of());
+    if (d instanceof AccessPolicy.Refused r) {
+      throw Problem.of(403, "unknown_principal", "Unknown principal", r.message()).with("error_class", "unknown_principal").raise();
+    }
+    if (d instanceof AccessPolicy.AsRole a) {
+      return PgPrivileges.view(catalog.orElseThrow(), a.role(), schemas).restrict(all);
+    }
+    return all;
   }
 
   /** One table's columns, types, comments and foreign keys, from the catalog. */
-  public Map<String, Object> describe(Optional<String> database, String tableName) {
+  public Map<String, Object> describe(Optional<String> database, String tableName, String principal) {
     resolve(database);
     if (tableName == null || tableName.isBlank()) {
       throw QuestionInput.invalid("missing-field", "Missing argument", "the argument 'table' is required (e.g. sales.orders)");
@@ -75,7 +91,7 @@ public final class DatabaseDirectory {
     }
     SchemaModel model;
     try {
-      model = read();
+      model = read(principal);
     } catch (SQLException e) {
       throw Problem.of(503, "catalog-unavailable", "Catalog unavailable", "reading the catalog failed: " + e.getMessage()).raise();
     }

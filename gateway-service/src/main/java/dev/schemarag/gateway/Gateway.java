@@ -61,7 +61,8 @@ public final class Gateway implements AutoCloseable {
     }
     Optional<ConnectionSource> catalog = config.optional(ConfigKeys.DB_URL)
         .map(url -> ConnectionSource.of(url, config.get(ConfigKeys.DB_USER), config.get(ConfigKeys.DB_PASSWORD)));
-    return new GatewayCore(settings, bus, new DatabaseDirectory(config.get(ConfigKeys.DATABASE_ID), ServiceSettings.schemas(config), catalog));
+    return new GatewayCore(settings, bus, new DatabaseDirectory(config.get(ConfigKeys.DATABASE_ID), ServiceSettings.schemas(config), catalog,
+        dev.schemarag.core.access.AccessPolicy.from(config)));
   }
 
   /** Starts Jetty on the configured host and port. The gateway owns the core's bus from here on. */

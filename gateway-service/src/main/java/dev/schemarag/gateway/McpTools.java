@@ -121,7 +121,7 @@ final class McpTools {
 
   private CallToolResult listDatabases(McpSyncServerExchange exchange, CallToolRequest request) {
     rejectUnknown(args(request), List.of());
-    List<Map<String, Object>> dbs = core.databases().list();
+    List<Map<String, Object>> dbs = core.databases().list(principal(exchange));
     StringBuilder text = new StringBuilder("Databases:\n");
     for (Map<String, Object> d : dbs) {
       text.append("- ").append(d.get("database_id")).append(" (schemas ").append(String.join(", ", castList(d.get("schemas"))));
@@ -184,7 +184,7 @@ final class McpTools {
       throw QuestionInput.invalid("invalid-field", "Invalid argument", "'table' must be a string");
     }
     Optional<String> db = Optional.ofNullable(a.get("database_id")).map(Object::toString);
-    Map<String, Object> d = core.databases().describe(db, (String) table);
+    Map<String, Object> d = core.databases().describe(db, (String) table, principal(exchange));
     return ok(DatabaseDirectory.describeText(d), d);
   }
 

@@ -57,10 +57,15 @@ final class OutcomeJson {
     return m;
   }
 
-  /** A failed question as a problem: 404 for an unknown database, else 422 with the classified failure. */
+  /**
+   * A failed question as a problem: 404 for an unknown database, 403 for a principal the access
+   * policy does not know, else 422 with the classified failure.
+   */
   static Problem failureProblem(QueryFailed f) {
     boolean unknownDb = "unknown_database".equals(f.getErrorClass());
-    Problem p = Problem.of(unknownDb ? 404 : 422, f.getErrorClass(), unknownDb ? "Unknown database" : "Question not answered",
+    boolean unknownPrincipal = "unknown_principal".equals(f.getErrorClass());
+    Problem p = Problem.of(unknownDb ? 404 : unknownPrincipal ? 403 : 422, f.getErrorClass(),
+        unknownDb ? "Unknown database" : unknownPrincipal ? "Unknown principal" : "Question not answered",
         f.getErrorClass() + " at " + f.getStage() + ": " + f.getMessage());
     for (Map.Entry<String, Object> e : failure(f).entrySet()) {
       p = p.with(e.getKey(), e.getValue());

@@ -241,12 +241,26 @@ class LiveIndexIT {
     });
   }
 
+  @Test
+  @Order(10)
+  void grantAndRevokeAreCapturedLikeOtherDdl() throws Exception {
+    sql("GRANT SELECT ON " + t("customers") + " TO PUBLIC", "REVOKE SELECT ON " + t("customers") + " FROM PUBLIC");
+    // The query service reads a role's privileges again on these events.
+    await().atMost(WAIT).untilAsserted(() -> assertThat(ddlEvents().stream()
+        .filter(e -> e.getStatement() != null && e.getStatement().contains(t("customers"))).map(DdlEvent::getCommandTag))
+        .contains("GRANT", "REVOKE"));
+  }
+
   private static List<Long> ddlEventIds() {
+    return ddlEvents().stream().map(DdlEvent::getEventId).toList();
+  }
+
+  private static List<DdlEvent> ddlEvents() {
     Map<String, Object> c = new HashMap<>(ServiceSettings.kafka(config, bootstrap));
     c.put(ConsumerConfig.GROUP_ID_CONFIG, "check-" + UUID.randomUUID());
     c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
     c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-    List<Long> ids = new ArrayList<>();
+    List<DdlEvent> events = new ArrayList<>();
     try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
       consumer.subscribe(List.of(topics.ddl().name()));
       long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
@@ -255,11 +269,10 @@ class LiveIndexIT {
         var records = consumer.poll(Duration.ofMillis(500));
         empty = records.isEmpty() ? empty + 1 : 0;
         for (ConsumerRecord<byte[], byte[]> r : records) {
-          DdlEvent e = topics.ddl().valueSerde().deserializer().deserialize(r.topic(), r.value());
-          ids.add(e.getEventId());
+          events.add(topics.ddl().valueSerde().deserializer().deserialize(r.topic(), r.value()));
         }
       }
     }
-    return ids;
+    return events;
   }
 }
