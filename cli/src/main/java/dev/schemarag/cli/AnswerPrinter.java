@@ -15,6 +15,12 @@ final class AnswerPrinter {
   static void print(QuestionClient.Outcome o, PrintStream out) {
     o.answered().ifPresent(a -> answered(a, o.roundTripMs(), out));
     o.failed().ifPresent(f -> failed(f, o.roundTripMs(), out));
+    // Who the access policy decided the asker is, and the database role the question ran under.
+    String role = o.answered().map(QueryAnswered::getRunAsRole).or(() -> o.failed().map(QueryFailed::getRunAsRole)).orElse(null);
+    if (role != null) {
+      String who = o.answered().map(QueryAnswered::getRequestedBy).or(() -> o.failed().map(QueryFailed::getRequestedBy)).orElse("?");
+      out.println("asked as " + who + ", run as database role " + role);
+    }
   }
 
   private static void answered(QueryAnswered a, long ms, PrintStream out) {

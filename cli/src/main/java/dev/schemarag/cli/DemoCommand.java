@@ -186,8 +186,18 @@ final class DemoCommand implements Callable<Integer> {
             .setRequestedBy("demo").setRequestedAtMs(System.currentTimeMillis()).build();
         AnswerPrinter.print(client.ask(q, Duration.ofSeconds(180)), System.out);
       }
+      if (config.get(ConfigKeys.ACCESS_PRINCIPALS).contains("sales_analyst=sales_analyst")) {
+        // The sample's roles: the sales analyst's questions see sales and inventory only, so pay is not theirs to ask about.
+        System.out.println("\n? " + PRINCIPAL_QUESTION + "   (./schemarag ask --as sales_analyst \"...\")");
+        QuestionRequested q = QuestionRequested.newBuilder().setQueryId(UUID.randomUUID().toString())
+            .setDatabaseId(config.get(ConfigKeys.DATABASE_ID)).setQuestion(PRINCIPAL_QUESTION).setOptions(QuestionOptions.newBuilder().build())
+            .setRequestedBy("sales_analyst").setRequestedAtMs(System.currentTimeMillis()).build();
+        AnswerPrinter.print(client.ask(q, Duration.ofSeconds(180)), System.out);
+      }
     }
   }
+
+  static final String PRINCIPAL_QUESTION = "What is the average salary by department?";
 
   private static void step(ConnectionSource db, BlockingQueue<IndexUpdate> updates, String sql, String table)
       throws SQLException, InterruptedException {

@@ -132,7 +132,7 @@ public final class ConfigKeys {
   public static final ConfigKey GATEWAY_PORT = new ConfigKey("gateway.http.port", "8787",
       "port of the gateway; 0 = any free port");
   public static final ConfigKey GATEWAY_TOKENS = new ConfigKey("gateway.tokens", "",
-      "bearer tokens as comma-separated principal:token; in a file sha256:<hex> may stand for the token");
+      "bearer tokens as comma-separated principal:token or principal/group/…:token; in a file sha256:<hex> may stand for the token");
   public static final ConfigKey GATEWAY_TIMEOUT_MS = new ConfigKey("gateway.answer.timeout.ms", "60000",
       "how long a request waits for its answer before it gets the query_id to fetch it later");
   public static final ConfigKey GATEWAY_MAX_BODY = new ConfigKey("gateway.max.body.bytes", "65536",
