@@ -68,62 +68,43 @@ public final class PgDenseSearch implements DenseSearch, AutoCloseable {
   @Override
   public DenseSearch within(SchemaView view) {
     String[] tables = view.columns().keySet().toArray(String[]::new);
-    return (kind, vector, limit) -> nearestWithin(view, tables, kind, vector, limit);
+    return (kind, vector, limit) -> search(kind, vector, limit, Optional.of(view), tables);
   }
 
-  private synchronized List<Hit> nearestWithin(SchemaView view, String[] tables, ChunkKind kind, float[] vector, int limit) {
+  @Override
+  public List<Hit> nearest(ChunkKind kind, float[] vector, int limit) {
+    return search(kind, vector, limit, Optional.empty(), new String[0]);
+  }
+
+  private synchronized List<Hit> search(ChunkKind kind, float[] vector, int limit, Optional<SchemaView> view, String[] tables) {
     try {
       open();
-      PreparedStatement query = within.get(kind);
+      PreparedStatement query = (view.isPresent() ? within : queries).get(kind);
       if (query == null) {
         throw new IllegalArgumentException("dense search covers " + PgChunkStore.SEARCHED_KINDS + ", not " + kind);
       }
       PGvector v = new PGvector(vector);
-      query.setObject(1, v);
-      query.setString(2, databaseId);
-      query.setArray(3, connection.createArrayOf("text", tables));
-      query.setObject(4, v);
+      int p = 1;
+      query.setObject(p++, v);
+      query.setString(p++, databaseId);
+      if (view.isPresent()) {
+        query.setArray(p++, connection.createArrayOf("text", tables));
+      }
+      query.setObject(p++, v);
       // Column privileges are rarer than table privileges: a little more covers the hidden columns.
-      query.setInt(5, kind == ChunkKind.COLUMN ? limit * 2 : limit);
+      query.setInt(p, view.isPresent() && kind == ChunkKind.COLUMN ? limit * 2 : limit);
       List<Hit> out = new ArrayList<>(limit);
       try (ResultSet rs = query.executeQuery()) {
         while (rs.next()) {
           Hit h = new Hit(rs.getString(1), Optional.ofNullable(rs.getString(2)), rs.getDouble(3));
-          if (DenseSearch.visible(view, kind, h)) {
+          if (view.isEmpty() || DenseSearch.visible(view.get(), kind, h)) {
             out.add(h);
           }
         }
       }
-      out.sort((a, b) -> Double.compare(b.similarity(), a.similarity()));
-      return out.size() > limit ? List.copyOf(out.subList(0, limit)) : out;
-    } catch (SQLException e) {
-      close();
-      throw new StoreException("dense search failed: " + e.getMessage(), e);
-    }
-  }
-
-  @Override
-  public synchronized List<Hit> nearest(ChunkKind kind, float[] vector, int limit) {
-    try {
-      open();
-      PreparedStatement query = queries.get(kind);
-      if (query == null) {
-        throw new IllegalArgumentException("dense search covers " + PgChunkStore.SEARCHED_KINDS + ", not " + kind);
-      }
-      PGvector v = new PGvector(vector);
-      query.setObject(1, v);
-      query.setString(2, databaseId);
-      query.setObject(3, v);
-      query.setInt(4, limit);
-      List<Hit> out = new ArrayList<>(limit);
-      try (ResultSet rs = query.executeQuery()) {
-        while (rs.next()) {
-          out.add(new Hit(rs.getString(1), Optional.ofNullable(rs.getString(2)), rs.getDouble(3)));
-        }
-      }
       // relaxed_order may return slightly out of order: the output is always by descending similarity.
       out.sort((a, b) -> Double.compare(b.similarity(), a.similarity()));
-      return out;
+      return out.size() > limit ? List.copyOf(out.subList(0, limit)) : out;
     } catch (SQLException e) {
       close();
       throw new StoreException("dense search failed: " + e.getMessage(), e);
