@@ -136,14 +136,21 @@ final class ProcessStack {
     try (FileChannel lockFile = FileChannel.open(dir.resolve(".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
          FileLock lock = lockFile.tryLock()) {
       if (lock == null) {
-        throw new IllegalArgumentException("another ./schemarag up or down is at work on " + dir);
+        throw new IllegalArgumentException("another ./schemarag up is at work on " + dir);
       }
       Optional<Properties> state = readState();
-      List<Proc> alive = state.isEmpty() ? List.of() : ALL.stream().filter(p -> pid(p).isPresent()).toList();
+      if (state.isPresent() && state.get().getProperty("config.file") == null && ALL.stream().anyMatch(x -> pid(x).isPresent())) {
+        // an up stopped (Ctrl-C) before it got to the services: what it started is of no use
+        out.println("the last up did not finish: " + down(Duration.ofSeconds(20), out));
+        state = Optional.empty();
+      }
+      List<Proc> alive = state.isEmpty() ? List.of() : ALL.stream().filter(x -> pid(x).isPresent()).toList();
       Properties p;
-      if (state.isPresent() && !alive.isEmpty()) {
-        p = state.get();
-        List<Proc> dead = ALL.stream().filter(x -> !alive.contains(x) && wasStarted(p, x)).toList();
+      boolean fresh = state.isEmpty() || alive.isEmpty();
+      if (!fresh) {
+        Properties running = state.get();
+        p = running;
+        List<Proc> dead = ALL.stream().filter(x -> !alive.contains(x) && wasStarted(running, x)).toList();
         if (dead.isEmpty()) {
           out.println("the stack already runs (" + dir + "): nothing started");
           printStatus(out);
@@ -160,8 +167,16 @@ final class ProcessStack {
         });
         p = startFresh(config, options, out);
       }
-      awaitReady(p, options.timeout(), t0, out);
-      awaitIndexed(config, p, options.timeout(), out);
+      try {
+        awaitReady(p, options.timeout(), t0, out);
+        awaitIndexed(config, p, options.timeout(), out);
+      } catch (Exception e) {
+        if (fresh) {
+          // a half-started stack holds ports and a cluster for nothing; the logs stay for a look
+          out.println("up failed; stopping what it started: " + down(Duration.ofSeconds(20), out));
+        }
+        throw e;
+      }
       out.printf("%nthe stack is ready in %.1f s%n", (System.nanoTime() - t0) / 1e9);
       printStatus(out);
       String token = p.getProperty("gateway.token.file");
@@ -180,6 +195,10 @@ final class ProcessStack {
   private Properties startFresh(SchemaragConfig base, UpOptions options, PrintStream out) throws Exception {
     for (Proc p : ALL) {
       Files.deleteIfExists(pidFile(p));
+      // the last run's log stays one run longer, beside the new one
+      if (Files.exists(logFile(p))) {
+        Files.move(logFile(p), dir.resolve(p.name() + ".log.prev"), StandardCopyOption.REPLACE_EXISTING);
+      }
     }
     for (String sub : List.of("kafka", "docs", "streams")) {
       Files2.deleteTree(dir.resolve(sub));
@@ -466,7 +485,8 @@ final class ProcessStack {
       OptionalLong recorded = recordedPid(proc);
       boolean alive = pid(proc).isPresent();
       if (proc == KAFKA) {
-        out.add(new ProcStatus(proc, recorded, alive, alive ? Optional.empty() : Optional.of("not running"), p.getProperty("bootstrap.servers")));
+        String bootstrap = "127.0.0.1:" + p.getProperty("kafka.port");
+        out.add(new ProcStatus(proc, recorded, alive, alive ? brokerNotReady(bootstrap) : Optional.of("not running"), bootstrap));
       } else {
         String url = p.getProperty(proc.urlKey(), "");
         Optional<String> notReady = !alive ? Optional.of("not running") : url.isEmpty() ? Optional.of("not started") : ServiceHealth.notReady(url);
@@ -474,6 +494,15 @@ final class ProcessStack {
       }
     }
     return out;
+  }
+
+  private static Optional<String> brokerNotReady(String bootstrap) {
+    try {
+      KafkaReadiness.await(bootstrap, Duration.ofSeconds(3));
+      return Optional.empty();
+    } catch (LocalInfraException e) {
+      return Optional.of(e.getMessage());
+    }
   }
 
   /** Prints the status; true when every process is alive and ready. */

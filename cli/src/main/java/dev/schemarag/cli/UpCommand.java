@@ -32,8 +32,13 @@ final class UpCommand implements Callable<Integer> {
     if (timeoutSeconds < 1) {
       throw new IllegalArgumentException("--timeout must be at least 1 second");
     }
-    ProcessStack.of(main.config()).up(main.config(), new ProcessStack.UpOptions(pgName, loadSample, Duration.ofSeconds(timeoutSeconds)),
-        System.out);
-    return 0;
+    try {
+      ProcessStack.of(main.config()).up(main.config(), new ProcessStack.UpOptions(pgName, loadSample, Duration.ofSeconds(timeoutSeconds)),
+          System.out);
+      return 0;
+    } catch (java.util.concurrent.TimeoutException | IllegalStateException e) {
+      System.err.println("schemarag: up failed: " + e.getMessage());
+      return 1;
+    }
   }
 }
