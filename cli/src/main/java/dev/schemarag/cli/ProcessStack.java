@@ -203,7 +203,8 @@ final class ProcessStack {
     for (String sub : List.of("kafka", "docs", "streams")) {
       Files2.deleteTree(dir.resolve(sub));
     }
-    Optional<String> stalePg = readState().map(s -> s.getProperty("pg.name"));
+    // The cluster a dead stack left behind holds its replication slot and index: gone, as after down.
+    readState().map(s -> s.getProperty("pg.name")).map(LocalPostgres::new).ifPresent(LocalPostgres::purge);
     Files.deleteIfExists(dir.resolve(STATE_FILE));
     for (Proc p : SERVICES) {
       jarOf(p);
@@ -241,8 +242,6 @@ final class ProcessStack {
         dbUrl = config.get(ConfigKeys.DB_URL);
       } else {
         LocalPostgres pg = new LocalPostgres(options.pgName());
-        // A cluster a dead stack left behind holds its replication slot and index: start from nothing.
-        stalePg.filter(n -> n.equals(pg.name())).ifPresent(n -> pg.purge());
         dbUrl = pg.start();
         p.setProperty("pg.name", pg.name());
         writeState(p);
