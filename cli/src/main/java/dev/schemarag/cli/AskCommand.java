@@ -18,7 +18,7 @@ import picocli.CommandLine.ParentCommand;
 
 /**
  * {@code ./schemarag ask "question"}: publishes a question event and waits for its answer or
- * failure by query_id. Talks to the broker of kafka.bootstrap.servers, else to a running demo's.
+ * failure by query_id. Talks to the broker of kafka.bootstrap.servers, else to a running demo's or the stack of ./schemarag up.
  */
 @Command(name = "ask", description = "Ask a question of a database: publishes the request, prints the SQL and a result table (or the classified failure).")
 final class AskCommand implements Callable<Integer> {
@@ -28,7 +28,7 @@ final class AskCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "QUESTION", description = "the question, in quotes")
   String question;
 
-  @Option(names = "--db", description = "database id (default: the running demo's, else database.id)")
+  @Option(names = "--db", description = "database id (default: the running demo's or up stack's, else database.id)")
   String databaseId;
 
   @Option(names = "--json", description = "print the answer or failure event as JSON")
@@ -68,7 +68,7 @@ final class AskCommand implements Callable<Integer> {
     Optional<Properties> demo = LocalStackState.at(config).running();
     String bootstrap = config.optional(ConfigKeys.KAFKA_BOOTSTRAP)
         .or(() -> demo.map(p -> p.getProperty("bootstrap.servers")))
-        .orElseThrow(() -> new IllegalArgumentException("no broker to ask through: start ./schemarag demo, or set kafka.bootstrap.servers"
+        .orElseThrow(() -> new IllegalArgumentException("no broker to ask through: start ./schemarag demo or ./schemarag up, or set kafka.bootstrap.servers"
             + " (SCHEMARAG_KAFKA_BOOTSTRAP_SERVERS) to the broker of a running query service"));
     String db = Optional.ofNullable(databaseId).or(() -> demo.map(p -> p.getProperty("database.id")))
         .orElse(config.get(ConfigKeys.DATABASE_ID));

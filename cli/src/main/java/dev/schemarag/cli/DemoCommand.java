@@ -55,6 +55,9 @@ final class DemoCommand implements Callable<Integer> {
       System.out.println(LocalStack.stopRunning(state));
       return 0;
     }
+    if (ProcessStack.runsIn(state.dir())) {
+      throw new IllegalArgumentException("a stack of ./schemarag up runs (its services hold the health and gateway ports); stop it with ./schemarag down");
+    }
     boolean ownDatabase = base.optional(ConfigKeys.DB_URL).isPresent();
     Path docsRoot = state.dir().resolve("docs");
     SchemaragConfig config = ownDatabase && !loadSample ? base : SampleDatabase.withAccessPolicy(base.with(Map.of(

@@ -37,8 +37,16 @@ record LocalStackState(Path dir) {
     }
   }
 
-  /** The state of a demo whose process is alive, with its infrastructure written. */
+  /**
+   * The state of what runs here: a demo whose process is alive, with its infrastructure written, else
+   * a stack of {@code ./schemarag up} with a process alive (its state has the same keys).
+   */
   Optional<Properties> running() {
+    return demoRunning().or(() -> ProcessStack.runningState(dir));
+  }
+
+  /** The state of a demo whose process is alive, with its infrastructure written. */
+  Optional<Properties> demoRunning() {
     return read().filter(p -> p.getProperty("bootstrap.servers") != null
         && ProcessHandle.of(Long.parseLong(p.getProperty("demo.pid", "-1"))).map(ProcessHandle::isAlive).orElse(false));
   }

@@ -50,7 +50,7 @@ final class McpCommand implements Callable<Integer> {
     SchemaragConfig config = base.with(fromDemo);
     String bootstrap = config.optional(ConfigKeys.KAFKA_BOOTSTRAP)
         .or(() -> demo.map(p -> p.getProperty("bootstrap.servers")))
-        .orElseThrow(() -> new IllegalArgumentException("no broker to ask through: start ./schemarag demo, or set kafka.bootstrap.servers"
+        .orElseThrow(() -> new IllegalArgumentException("no broker to ask through: start ./schemarag demo or ./schemarag up, or set kafka.bootstrap.servers"
             + " (SCHEMARAG_KAFKA_BOOTSTRAP_SERVERS) to the broker of a running query service"));
     GatewayCore core = Gateway.core(config, bootstrap, ServiceSettings.topics(config), GatewaySettings.from(config));
     var server = Gateway.stdio(core, System.in, protocol, principal == null || principal.isBlank() ? null : principal.trim());

@@ -40,7 +40,7 @@ class CliHelpTest {
   void everyCommandAndSubcommandAnswersHelpWithItsUsage() {
     List<List<String>> paths = commandPaths(new CommandLine(new Main()), List.of());
     paths.add(0, List.of());
-    assertThat(paths).contains(List.of("ask"), List.of("config"), List.of("bench", "freshness"), List.of("bench", "answer"));
+    assertThat(paths).contains(List.of("ask"), List.of("config"), List.of("up"), List.of("status"), List.of("down"), List.of("bench", "freshness"), List.of("bench", "answer"));
     for (List<String> path : paths) {
       List<String> args = new ArrayList<>(path);
       args.add("--help");

@@ -3,8 +3,6 @@ package dev.schemarag.gateway;
 import dev.schemarag.core.config.SchemaragConfig;
 import dev.schemarag.service.ServiceSettings;
 import java.io.PrintStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
@@ -15,8 +13,6 @@ import java.util.concurrent.CountDownLatch;
  */
 public final class GatewayMain {
   private GatewayMain() {}
-
-  static final Path READY = Path.of(System.getProperty("java.io.tmpdir"), "schemarag-gateway-ready");
 
   public static void main(String[] args) throws Exception {
     boolean stdio = args.length > 0 && args[0].equals("--stdio");
@@ -49,7 +45,6 @@ public final class GatewayMain {
     }, "gateway-stop"));
     System.err.println("schemarag gateway: HTTP API " + gateway.baseUri() + "/api/v1 (OpenAPI " + gateway.baseUri()
         + "/api/v1/openapi.json), MCP " + gateway.baseUri() + "/mcp");
-    Files.writeString(READY, "ready\n");
     done.await();
   }
 }

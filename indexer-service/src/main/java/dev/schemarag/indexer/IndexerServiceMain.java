@@ -4,6 +4,7 @@ import dev.schemarag.core.config.ConfigKeys;
 import dev.schemarag.core.config.SchemaragConfig;
 import dev.schemarag.core.store.ConnectionSource;
 import dev.schemarag.core.store.PooledConnections;
+import dev.schemarag.service.ServiceLogging;
 import dev.schemarag.service.ServiceSettings;
 import dev.schemarag.service.ops.ServiceMetrics;
 import dev.schemarag.service.ops.ServiceOps;
@@ -27,6 +28,7 @@ public final class IndexerServiceMain {
   static final int POOL_SIZE = 3;
 
   public static void main(String[] args) throws Exception {
+    ServiceLogging.configure();
     SchemaragConfig config = SchemaragConfig.fromEnvironment(Map.of());
     String bootstrap = ServiceSettings.requiredBootstrap(config);
     PooledConnections db = PooledConnections.of(ServiceSettings.requiredDbUrl(config), config.get(ConfigKeys.DB_USER),

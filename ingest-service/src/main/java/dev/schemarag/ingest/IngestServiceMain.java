@@ -3,6 +3,7 @@ package dev.schemarag.ingest;
 import dev.schemarag.core.config.ConfigKeys;
 import dev.schemarag.core.config.SchemaragConfig;
 import dev.schemarag.core.store.ConnectionSource;
+import dev.schemarag.service.ServiceLogging;
 import dev.schemarag.service.ServiceSettings;
 import dev.schemarag.service.ops.ServiceMetrics;
 import dev.schemarag.service.ops.ServiceOps;
@@ -20,6 +21,7 @@ public final class IngestServiceMain {
   static final String NAME = "ingest-service";
 
   public static void main(String[] args) throws Exception {
+    ServiceLogging.configure();
     SchemaragConfig config = SchemaragConfig.fromEnvironment(Map.of());
     String url = ServiceSettings.requiredDbUrl(config);
     String bootstrap = ServiceSettings.requiredBootstrap(config);

@@ -4,6 +4,7 @@ import dev.schemarag.contracts.TopicCatalog;
 import dev.schemarag.core.config.ConfigKeys;
 import dev.schemarag.core.config.SchemaragConfig;
 import dev.schemarag.core.store.ConnectionSource;
+import dev.schemarag.service.ServiceLogging;
 import dev.schemarag.service.ServiceSettings;
 import dev.schemarag.service.ops.ServiceMetrics;
 import dev.schemarag.service.ops.ServiceOps;
@@ -25,6 +26,7 @@ public final class QueryServiceMain {
   static final String NAME = "query-service";
 
   public static void main(String[] args) throws Exception {
+    ServiceLogging.configure();
     SchemaragConfig config = SchemaragConfig.fromEnvironment(Map.of());
     String url = ServiceSettings.requiredDbUrl(config);
     String bootstrap = ServiceSettings.requiredBootstrap(config);

@@ -67,7 +67,7 @@ public final class ConfigKeys {
   public static final ConfigKey INDEXER_BATCH_LINGER_MS = new ConfigKey("indexer.batch.linger.ms", "25",
       "the indexer writes the changed tables it holds once no change has come for this long (at the latest after 20 times this long): what a change in a burst waits for its batch");
   public static final ConfigKey LOCAL_DIR = new ConfigKey("local.dir", "",
-      "where the embedded default keeps its broker data and state; empty = <tmp>/schemarag-local");
+      "where the embedded default keeps its broker data and state, and ./schemarag up its stack (<local.dir>/stack); empty = <tmp>/schemarag-local");
   public static final ConfigKey LOCAL_PG_NAME = new ConfigKey("local.pg.name", "demo",
       "name of the local PostgreSQL cluster the embedded default starts");
 
