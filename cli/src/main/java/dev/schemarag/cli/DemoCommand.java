@@ -62,7 +62,7 @@ final class DemoCommand implements Callable<Integer> {
     Path docsRoot = state.dir().resolve("docs");
     SchemaragConfig config = ownDatabase && !loadSample ? base : SampleDatabase.withAccessPolicy(base.with(Map.of(
         "database.id", SampleDatabase.DATABASE_ID, "catalog.schemas", SampleDatabase.schemasCsv(),
-        "docs.root", docsRoot.toString(), "indexer.state.dir", state.dir().resolve("streams").toString())));
+        "docs.root", docsRoot.toString(), "indexer.state.dir", state.dir().resolve("streams").toString())), "demo");
     LocalStack stack = LocalStack.start(config, state, System.out);
     if (stack.freshBroker()) {
       // State stores of an earlier run describe changelogs this new broker does not have: start them empty too.

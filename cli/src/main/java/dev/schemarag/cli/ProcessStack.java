@@ -223,6 +223,11 @@ final class ProcessStack {
     if (sample) {
       serviceConfig.putAll(Map.of(ConfigKeys.DATABASE_ID.name(), SampleDatabase.DATABASE_ID, ConfigKeys.CATALOG_SCHEMAS.name(),
           SampleDatabase.schemasCsv(), ConfigKeys.DOCS_ROOT.name(), docsRoot.toString()));
+      // The sample's principals and roles, as the demo has them (the generated gateway token's principal is "stack").
+      SchemaragConfig withPolicy = SampleDatabase.withAccessPolicy(base.with(serviceConfig), "stack");
+      for (ConfigKey k : List.of(ConfigKeys.ACCESS_PRINCIPALS, ConfigKeys.ACCESS_DEFAULT_PRINCIPAL)) {
+        serviceConfig.put(k.name(), withPolicy.get(k));
+      }
     }
     SchemaragConfig config = base.with(serviceConfig);
     Properties p = new Properties();

@@ -61,14 +61,22 @@ final class SampleDatabase {
   /**
    * The sample's access policy, unless one is configured: principals {@code sales_analyst} and
    * {@code hr_manager} run as the roles of those names; {@code local} (the default principal) and
-   * the demo gateway's {@code demo} run as the reader role, which reads everything.
+   * the principal of the gateway's generated token run as the reader role, which reads everything.
    */
-  static SchemaragConfig withAccessPolicy(SchemaragConfig config) {
+  static SchemaragConfig withAccessPolicy(SchemaragConfig config, String gatewayPrincipal) {
     if (config.optional(ConfigKeys.ACCESS_PRINCIPALS).isPresent() || config.optional(ConfigKeys.ACCESS_GROUPS).isPresent()) {
       return config;
     }
     String reader = config.get(ConfigKeys.READER_ROLE);
-    List<String> entries = new java.util.ArrayList<>(List.of(DEFAULT_PRINCIPAL + "=" + reader, "demo=" + reader));
+    java.util.Set<String> readers = new java.util.LinkedHashSet<>(List.of(DEFAULT_PRINCIPAL, gatewayPrincipal));
+    // The principals of configured gateway tokens read everything too, unless they are one of the sample's roles.
+    for (String entry : config.get(ConfigKeys.GATEWAY_TOKENS).split(",")) {
+      String principal = entry.contains(":") ? entry.substring(0, entry.indexOf(':')).split("/")[0].trim() : "";
+      if (!principal.isEmpty() && !ROLES.contains(principal)) {
+        readers.add(principal);
+      }
+    }
+    List<String> entries = new java.util.ArrayList<>(readers.stream().map(p -> p + "=" + reader).toList());
     ROLES.forEach(r -> entries.add(r + "=" + r));
     return config.with(java.util.Map.of(ConfigKeys.ACCESS_PRINCIPALS.name(), String.join(",", entries),
         ConfigKeys.ACCESS_DEFAULT_PRINCIPAL.name(), config.optional(ConfigKeys.ACCESS_DEFAULT_PRINCIPAL).orElse(DEFAULT_PRINCIPAL)));
