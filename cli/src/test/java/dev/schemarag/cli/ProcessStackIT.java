@@ -84,21 +84,31 @@ class ProcessStackIT {
       Properties running = new LocalStackState(localDir).running().orElseThrow();
       String bootstrap = running.getProperty("bootstrap.servers");
       long customers;
+      long european;
       try (Connection c = ConnectionSource.of(running.getProperty("db.url"), "", "").open();
-           Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT count(*) FROM sales.customers")) {
+           Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT count(*), count(*) FILTER (WHERE region_id IN"
+               + " (SELECT region_id FROM sales.sales_regions WHERE name <> 'North America')) FROM sales.customers")) {
         rs.next();
         customers = rs.getLong(1);
+        european = rs.getLong(2);
       }
       try (QuestionClient client = new QuestionClient(ServiceSettings.topics(config), ServiceSettings.kafka(config, bootstrap))) {
         QuestionRequested q = QuestionRequested.newBuilder().setQueryId(UUID.randomUUID().toString()).setDatabaseId("erp")
             .setQuestion("How many customers are there?").setOptions(QuestionOptions.newBuilder().build())
-            .setRequestedBy("test").setRequestedAtMs(System.currentTimeMillis()).build();
+            .setRequestedAtMs(System.currentTimeMillis()).build();
         QuestionClient.Outcome o = client.ask(q, Duration.ofSeconds(120));
         assertThat(o.failed()).isEmpty();
         QueryAnswered a = o.answered().orElseThrow();
         assertThat(a.getSql()).contains("sales.customers");
         assertThat(a.getRowCount()).isEqualTo(1);
         assertThat(a.getRowsPreview().get(0).get(0).toString()).isEqualTo(Long.toString(customers));
+        assertThat(a.getRequestedBy()).as("the default principal").isEqualTo("local");
+
+        // The sample's sales analyst: the same SQL under its role, whose row-level security keeps the European customers.
+        QueryAnswered analyst = client.ask(QuestionRequested.newBuilder(q).setQueryId(UUID.randomUUID().toString())
+            .setRequestedBy("sales_analyst").build(), Duration.ofSeconds(120)).answered().orElseThrow();
+        assertThat(analyst.getRunAsRole()).isEqualTo("sales_analyst");
+        assertThat(analyst.getRowsPreview().get(0).get(0).toString()).isEqualTo(Long.toString(european)).isNotEqualTo(Long.toString(customers));
       }
 
       // and the gateway answers with the token up made
