@@ -1,9 +1,11 @@
 package dev.schemarag.query;
 
 import dev.schemarag.contracts.Topic;
+import dev.schemarag.contracts.TopicCatalog;
 import dev.schemarag.core.retrieval.SchemaIndexCache;
 import dev.schemarag.events.catalog.TableKey;
 import dev.schemarag.events.index.IndexUpdate;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -13,10 +15,14 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,31 +30,44 @@ import org.slf4j.LoggerFactory;
  * Follows the indexer's {@code index.events} and tells the query side which database's schema
  * changed, so its loaded index is rebuilt on the next question. Every query-service instance must
  * see every change, so it reads all partitions without a consumer group, from the end: what
- * happened before it started is already in the store it loads from.
+ * happened before it started is already in the store it loads from. An update it cannot decode
+ * goes to {@code index.events.dlq} with the reason (from each instance that read it) and every
+ * loaded index is rebuilt.
  */
 final class IndexChangeFollower implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(IndexChangeFollower.class);
 
   private final Topic<TableKey, IndexUpdate> topic;
+  private final Topic<byte[], byte[]> dlq;
   private final Map<String, Object> kafka;
   private final SchemaIndexCache indexes;
   private final CountDownLatch assigned = new CountDownLatch(1);
   private volatile KafkaConsumer<byte[], byte[]> consumer;
+  private volatile KafkaProducer<byte[], byte[]> producer;
+  private volatile QueryMetrics metrics;
   private Thread thread;
 
-  /** @param indexes told of every update that added, changed or removed chunks */
-  IndexChangeFollower(Topic<TableKey, IndexUpdate> topic, Map<String, Object> kafka, SchemaIndexCache indexes) {
+  /**
+   * @param dlq where an undecodable update goes
+   * @param indexes told of every update that added, changed or removed chunks
+   */
+  IndexChangeFollower(Topic<TableKey, IndexUpdate> topic, Topic<byte[], byte[]> dlq, Map<String, Object> kafka, SchemaIndexCache indexes) {
     this.topic = topic;
+    this.dlq = dlq;
     this.kafka = Map.copyOf(kafka);
     this.indexes = indexes;
   }
 
   /** Starts following; returns once positioned at the end of the topic, so no later change is missed. */
-  synchronized void start() {
+  synchronized void start(QueryMetrics metrics) {
     if (thread != null) {
       return;
     }
+    this.metrics = metrics;
+    Map<String, Object> p = new HashMap<>(kafka);
+    p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+    producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
     Map<String, Object> c = new HashMap<>(kafka);
     c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
     c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
@@ -82,13 +101,17 @@ final class IndexChangeFollower implements AutoCloseable {
           IndexUpdate u;
           try {
             u = topic.valueSerde().deserializer().deserialize(r.topic(), r.value());
+            if (u == null) {
+              throw new SerializationException("an index update without a value (tombstone)");
+            }
           } catch (SerializationException e) {
             // Which database changed is unknown: every loaded index is rebuilt rather than one left stale.
             LOG.warn("undecodable index update at {}/{}@{}; reloading every index: {}", r.topic(), r.partition(), r.offset(), e.getMessage());
+            deadLetter(r, "undecodable index update: " + e.getMessage());
             indexes.invalidateAll();
             continue;
           }
-          if (u != null && u.getAdded() + u.getUpdated() + u.getRemoved() > 0) {
+          if (u.getAdded() + u.getUpdated() + u.getRemoved() > 0) {
             indexes.invalidate(u.getDatabaseId());
           }
         }
@@ -100,6 +123,19 @@ final class IndexChangeFollower implements AutoCloseable {
     } finally {
       assigned.countDown();
     }
+  }
+
+  private void deadLetter(ConsumerRecord<byte[], byte[]> r, String reason) {
+    ProducerRecord<byte[], byte[]> out = new ProducerRecord<>(dlq.name(), r.key(), r.value());
+    out.headers().add(TopicCatalog.DLQ_REASON_HEADER, reason.getBytes(StandardCharsets.UTF_8));
+    out.headers().add(TopicCatalog.DLQ_SOURCE_HEADER, (r.topic() + "/" + r.partition() + "@" + r.offset()).getBytes(StandardCharsets.UTF_8));
+    producer.send(out, (md, e) -> {
+      if (e != null) {
+        LOG.error("undecodable index update {}/{}@{} could not be dead-lettered: {}", r.topic(), r.partition(), r.offset(), e.toString());
+      } else {
+        metrics.deadLettered(dlq.name());
+      }
+    });
   }
 
   @Override
@@ -114,5 +150,6 @@ final class IndexChangeFollower implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     thread = null;
+    producer.close(Duration.ofSeconds(10));
   }
 }
