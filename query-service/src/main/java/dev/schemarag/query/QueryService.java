@@ -18,6 +18,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -270,7 +271,7 @@ public final class QueryService implements AutoCloseable {
         toMark = false;
       } else {
         QueryFailed reused = AnswerEvents.failedEarly(q, ErrorClass.VALIDATION_BLOCK, "validation", "query_id " + id
-            + " was used before for another question; ask with a new query_id", System.currentTimeMillis());
+            + " was used before for another question or by another principal; ask with a new query_id", System.currentTimeMillis());
         out.add(new ProducerRecord<>(topics.failures().name(), key, topics.failures().valueSerde().serializer().serialize(topics.failures().name(), reused)));
         toMark = false;
       }
@@ -412,15 +413,21 @@ public final class QueryService implements AutoCloseable {
     }
   }
 
-  /** Whether a stored outcome answers this request: the same database and question (a retry), not another question under a reused id. */
+  /**
+   * Whether a stored outcome answers this request: the same principal asking the same question of
+   * the same database (a retry), not another question, or another principal's, under a reused id.
+   * A principal never gets an answer run under someone else's role.
+   */
   private boolean asks(AnswerLedger.Entry stored, QuestionRequested q) {
     try {
       if (stored.kind().equals("answered")) {
         QueryAnswered a = topics.results().valueSerde().deserializer().deserialize(topics.results().name(), stored.value());
-        return a.getDatabaseId().equals(q.getDatabaseId()) && a.getQuestion().equals(q.getQuestion());
+        return a.getDatabaseId().equals(q.getDatabaseId()) && a.getQuestion().equals(q.getQuestion())
+            && Objects.equals(a.getRequestedBy(), q.getRequestedBy());
       }
       QueryFailed f = topics.failures().valueSerde().deserializer().deserialize(topics.failures().name(), stored.value());
-      return f.getDatabaseId().equals(q.getDatabaseId()) && f.getQuestion().equals(q.getQuestion());
+      return f.getDatabaseId().equals(q.getDatabaseId()) && f.getQuestion().equals(q.getQuestion())
+          && Objects.equals(f.getRequestedBy(), q.getRequestedBy());
     } catch (SerializationException e) {
       return true; // stored under an older schema: the earlier outcome stands
     }

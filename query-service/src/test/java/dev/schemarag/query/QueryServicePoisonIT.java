@@ -329,6 +329,12 @@ class QueryServicePoisonIT {
       assertThat(f.getErrorClass()).isEqualTo("validation_block");
       assertThat(f.getMessage()).contains("was used before for another question");
     });
+
+    // Another principal with the same question never gets the first one's answer.
+    ask(normal, QuestionRequested.newBuilder(question("reused", "How many orders are there?", null)).setRequestedBy("someone-else").build());
+    Outcomes stranger = outcomes(normal, "reused-" + RUN, 4);
+    assertThat(stranger.answers()).hasSize(2);
+    assertThat(stranger.failures()).hasSize(2).last().satisfies(f -> assertThat(f.getRequestedBy()).isEqualTo("someone-else"));
   }
 
   @Test
