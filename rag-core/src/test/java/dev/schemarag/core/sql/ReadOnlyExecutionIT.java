@@ -145,4 +145,26 @@ class ReadOnlyExecutionIT {
     assertThat(o.message()).get().asString().contains("reading the rows took longer than the statement timeout of 500 ms");
     assertThat(ms).isLessThan(5_000);
   }
+
+  @Test
+  void aSessionKilledUnderItsQueryIsAnInfraFailureNotATimeout() throws Exception {
+    String t = schema + ".orders";
+    var running = java.util.concurrent.CompletableFuture.supplyAsync(() -> executor(60_000).run(
+        "SELECT count(*) FROM " + t + " a, " + t + " b, " + t + " c, " + t + " d, " + t + " e, " + t + " f", packet(), 1, 1));
+    // the executor's backend, once its count is running: terminated as pg_terminate_backend (an administrator) would
+    int killed = 0;
+    long deadline = System.nanoTime() + 30_000_000_000L;
+    while (killed == 0 && !running.isDone() && System.nanoTime() < deadline) {
+      try (Connection c = admin.open(); Statement s = c.createStatement(); var rs = s.executeQuery(
+          "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE usename = '" + ROLE + "' AND state = 'active'"
+              + " AND query LIKE 'SELECT count(*) FROM %'")) {
+        rs.next();
+        killed = rs.getInt(1);
+      }
+    }
+    ReadOnlyExecutor.Outcome o = running.get();
+    assertThat(killed).as("the query was running to be killed").isEqualTo(1);
+    assertThat(o.sqlState()).contains("57P01");
+    assertThat(o.error()).contains(ErrorClass.INFRA_FAILURE);
+  }
 }
