@@ -18,8 +18,8 @@ public final class RowBudget {
   static final int VALUE_OVERHEAD = 4;
   /** Bytes of row data one fetch from PostgreSQL may bring, at the widest row seen so far. */
   static final long FETCH_BYTES = 4L * 1024 * 1024;
-  /** Rows of the first fetch, before any row's width is known, and the most of any fetch. */
-  static final int FIRST_FETCH_ROWS = 50;
+  /** Rows of the first fetch, before any row's width is known (few: they may be megabytes each), and the most of any fetch. */
+  static final int FIRST_FETCH_ROWS = 10;
   static final int MAX_FETCH_ROWS = 1000;
 
   /**
