@@ -39,6 +39,7 @@ final class QueryMetrics {
     for (String t : dlqTopics) {
       dlqCounter(t);
     }
+    unpublishableCounter();
     this.retrieval = histogram(RETRIEVAL_DURATION, "retrieval stage of an answered question (dense + BM25 + fusion + FK expansion)")
         .register(registry);
     this.answer = histogram(ANSWER_DURATION, "answering stage of an answered question (generation, guard, lint, EXPLAIN, execution)")
@@ -73,8 +74,12 @@ final class QueryMetrics {
 
   /** An outcome that could not be published, replaced by a failure event. */
   void unpublishable() {
-    Counter.builder(UNPUBLISHABLE).description("answers or failures that could not be published (over the record size limit, refused)"
-        + " and went out as a failure in their place").register(registry).increment();
+    unpublishableCounter().increment();
+  }
+
+  private Counter unpublishableCounter() {
+    return Counter.builder(UNPUBLISHABLE).description("answers or failures that could not be published (over the record size limit, refused)"
+        + " and went out as a failure in their place").register(registry);
   }
 
   void deadLettered(String topic) {

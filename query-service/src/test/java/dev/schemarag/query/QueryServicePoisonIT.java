@@ -17,6 +17,7 @@ import dev.schemarag.events.nlq.QuestionRequested;
 import dev.schemarag.infra.ScriptedLlmServer;
 import dev.schemarag.infra.TestInfra;
 import dev.schemarag.infra.TopicAdmin;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -59,7 +60,8 @@ class QueryServicePoisonIT {
   private static Stack normal;
 
   /** One query service with its own topics and group. */
-  private record Stack(TopicCatalog topics, String group, Map<String, String> settings, QueryService service) implements AutoCloseable {
+  private record Stack(TopicCatalog topics, String group, Map<String, String> settings, QueryService service, SimpleMeterRegistry meters)
+      implements AutoCloseable {
     @Override
     public void close() {
       service.close();
@@ -122,8 +124,9 @@ class QueryServicePoisonIT {
   private static Stack start(TopicCatalog topics, String group, Map<String, String> settings) throws Exception {
     SchemaragConfig config = SchemaragConfig.load(Optional.empty(), Map.of(), settings);
     QueryService service = QueryServices.create(config, admin, url, topics, bootstrap);
-    service.start(1);
-    return new Stack(topics, group, settings, service);
+    SimpleMeterRegistry meters = new SimpleMeterRegistry();
+    service.start(1, meters);
+    return new Stack(topics, group, settings, service, meters);
   }
 
   private static QuestionRequested question(String id, String text, Integer maxRows) {
@@ -263,6 +266,7 @@ class QueryServicePoisonIT {
       assertThat(f.getErrorClass()).isEqualTo("infra_failure");
       assertThat(f.getStage()).isEqualTo("publish");
       assertThat(f.getMessage()).contains("could not be published").contains("RecordTooLargeException");
+      assertThat(loose.meters().counter(QueryMetrics.UNPUBLISHABLE).count()).isEqualTo(1.0);
 
       // The worker lives on.
       ask(loose, question("next", "How many orders are there?", null));
