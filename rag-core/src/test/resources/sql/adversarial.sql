@@ -385,7 +385,7 @@ SELECT * FROM "hr"."salaries"
 ----
 SELECT * FROM U&"hr"."\0073alaries"
 ----
--- executor: oversized output, refused past ReadOnlyExecutor.MAX_VALUE_CHARS
+-- executor: oversized output, its value cut to answer.max.value.bytes (RowBudget)
 SELECT repeat('x', 3000000)
 ----
 -- executor: a runaway query, cancelled by the statement timeout

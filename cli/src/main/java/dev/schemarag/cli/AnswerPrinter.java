@@ -40,12 +40,24 @@ final class AnswerPrinter {
     }
     if (!a.getColumnNames().isEmpty()) {
       out.print(table(a.getColumnNames(), a.getRowsPreview()));
-      long shown = a.getRowsPreview().size();
-      out.printf("(%d %s%s; %d ms)%n", a.getRowCount(), a.getRowCount() == 1 ? "row" : "rows",
-          shown < a.getRowCount() ? ", " + shown + " shown" : "", ms);
+      out.println(rowSummary(a.getRowCount(), a.getRowsPreview().size(), a.getTruncated(), ms));
     } else {
       out.printf("(not executed; %d ms)%n", ms);
     }
+  }
+
+  /**
+   * {@code (1000 rows, 20 shown; 12 ms)}: the answer carries the rows that fit its row and byte
+   * limits, and says when it cut a long value even though every row is there.
+   */
+  static String rowSummary(long rowCount, int shown, boolean truncated, long ms) {
+    String rows = rowCount + (rowCount == 1 ? " row" : " rows");
+    if (shown < rowCount) {
+      rows += ", " + shown + " shown";
+    } else if (truncated) {
+      rows += ", long values cut";
+    }
+    return "(" + rows + "; " + ms + " ms)";
   }
 
   private static void failed(QueryFailed f, long ms, PrintStream out) {

@@ -43,7 +43,7 @@ final class AskCommand implements Callable<Integer> {
   @Option(names = "--top-k", description = "tables retrieved (default: the service's retrieval.top.k)")
   Integer topK;
 
-  @Option(names = "--max-rows", description = "rows the query may return (default: the service's answer.max.rows)")
+  @Option(names = "--max-rows", description = "rows the query may return (default: the service's answer.max.rows; at most its answer.max.rows.limit)")
   Integer maxRows;
 
   @Option(names = "--as", paramLabel = "PRINCIPAL",

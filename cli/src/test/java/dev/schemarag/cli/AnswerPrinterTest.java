@@ -19,4 +19,11 @@ class AnswerPrinterTest {
     assertThat(lines.get(3)).contains("x".repeat(AnswerPrinter.MAX_WIDTH - 1) + "…").endsWith("| NULL");
     assertThat(lines.get(2).indexOf('|')).isEqualTo(lines.get(0).indexOf('|'));
   }
+
+  @Test
+  void theRowSummarySaysHowManyRowsTheAnswerCarriesAndWhetherValuesWereCut() {
+    assertThat(AnswerPrinter.rowSummary(3, 3, false, 12)).isEqualTo("(3 rows; 12 ms)");
+    assertThat(AnswerPrinter.rowSummary(50_000, 504, true, 900)).isEqualTo("(50000 rows, 504 shown; 900 ms)");
+    assertThat(AnswerPrinter.rowSummary(1, 1, true, 40)).isEqualTo("(1 row, long values cut; 40 ms)");
+  }
 }

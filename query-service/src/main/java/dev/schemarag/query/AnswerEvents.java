@@ -26,7 +26,7 @@ final class AnswerEvents {
         .setSql(r.sql().orElse(null)).setSqlSource(r.sql().isPresent() ? r.sqlSource() : "none")
         .setTables(r.tables().isEmpty() ? packet.tableNames() : r.tables())
         .setColumnNames(rows.map(x -> x.columns()).orElse(List.of()))
-        .setRowsPreview(preview).setRowCount(rows.map(x -> x.rowCount()).orElse(0L))
+        .setRowsPreview(preview).setRowCount(rows.map(x -> x.rowCount()).orElse(0L)).setTruncated(rows.map(x -> x.truncated()).orElse(false))
         .setContextPacket(packet.toPrompt()).setRetrievalMetrics(new LinkedHashMap<>(packet.metrics()))
         .setAttempts(r.attempts().size()).setTimingsMs(new LinkedHashMap<>(timings)).setAnsweredAtMs(now)
         .setNote(r.sqlSource().equals(AnswerEngine.SOURCE_PATTERN) ? r.message() : null).build();
@@ -88,6 +88,22 @@ final class AnswerEvents {
     }
     exam.forEach(e -> e.setRunAsRole(role));
   }
+
+  /**
+   * In place of an outcome that could not be published or encoded: small whatever the outcome held
+   * (no packet, no SQL), so that it fits where the outcome did not.
+   */
+  static QueryFailed unpublishable(QuestionRequested q, String reason, long now) {
+    return QueryFailed.newBuilder()
+        .setQueryId(q.getQueryId()).setRequestedBy(q.getRequestedBy()).setDatabaseId(q.getDatabaseId())
+        .setQuestion(q.getQuestion().length() > MAX_ECHO_CHARS ? q.getQuestion().substring(0, MAX_ECHO_CHARS) + "…" : q.getQuestion())
+        .setErrorClass(ErrorClass.INFRA_FAILURE.label()).setSqlstate(null).setStage("publish")
+        .setMessage(reason.length() > MAX_ECHO_CHARS ? reason.substring(0, MAX_ECHO_CHARS) + "…" : reason)
+        .setAttempts(0).setLastSql(null).setContextPacket(null).setFailedAtMs(now).build();
+  }
+
+  /** The most characters of the question or of a reason that a failure in place of an unpublishable outcome repeats. */
+  static final int MAX_ECHO_CHARS = 8192;
 
   static List<ExamRecord> exam(QuestionRequested q, SchemaContextPacket packet, AnswerEngine.Result r, long now) {
     List<ExamRecord> out = new ArrayList<>();

@@ -56,6 +56,18 @@ final class AnswerLedger {
     return find(queryId).orElseThrow();
   }
 
+  /** Stores {@code entry} over whatever is stored for the query, not emitted yet: an outcome that could not be published is never emitted again. */
+  void replace(String queryId, Entry entry) throws SQLException {
+    try (Connection c = db.open(); PreparedStatement ps = c.prepareStatement(
+        "INSERT INTO schemarag_index.answers (query_id, kind, value) VALUES (?, ?, ?)"
+            + " ON CONFLICT (query_id) DO UPDATE SET kind = excluded.kind, value = excluded.value, emitted = false")) {
+      ps.setString(1, queryId);
+      ps.setString(2, entry.kind());
+      ps.setBytes(3, entry.value());
+      ps.executeUpdate();
+    }
+  }
+
   void markEmitted(String queryId) throws SQLException {
     try (Connection c = db.open(); PreparedStatement ps = c.prepareStatement("UPDATE schemarag_index.answers SET emitted = true WHERE query_id = ?")) {
       ps.setString(1, queryId);

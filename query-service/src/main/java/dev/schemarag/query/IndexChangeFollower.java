@@ -1,11 +1,13 @@
 package dev.schemarag.query;
 
 import dev.schemarag.contracts.Topic;
+import dev.schemarag.contracts.TopicCatalog;
 import dev.schemarag.core.retrieval.SchemaIndexCache;
 import dev.schemarag.events.catalog.DatabaseKey;
 import dev.schemarag.events.catalog.DdlEvent;
 import dev.schemarag.events.catalog.TableKey;
 import dev.schemarag.events.index.IndexUpdate;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -16,10 +18,14 @@ import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,7 +35,9 @@ import org.slf4j.LoggerFactory;
  * ({@code ddl} topic, GRANT and REVOKE included) so that the privileges cached for principals'
  * roles are read again. Every query-service instance must see every change, so it reads all
  * partitions without a consumer group, from the end: what happened before it started is already
- * in the store and the catalog it loads from.
+ * in the store and the catalog it loads from. An update it cannot decode goes to
+ * {@code index.events.dlq} with the reason (from each instance that read it) and every loaded
+ * index is rebuilt.
  */
 final class IndexChangeFollower implements AutoCloseable {
 
@@ -37,31 +45,41 @@ final class IndexChangeFollower implements AutoCloseable {
 
   private final Topic<TableKey, IndexUpdate> topic;
   private final Topic<DatabaseKey, DdlEvent> ddl;
+  private final Topic<byte[], byte[]> dlq;
   private final Map<String, Object> kafka;
   private final SchemaIndexCache indexes;
   private final Consumer<String> ddlChanged;
   private final CountDownLatch assigned = new CountDownLatch(1);
   private volatile KafkaConsumer<byte[], byte[]> consumer;
+  private volatile KafkaProducer<byte[], byte[]> producer;
+  private volatile QueryMetrics metrics;
   private Thread thread;
 
   /**
+   * @param ddl the captured DDL, whose every event may change a role's privileges
+   * @param dlq where an undecodable update goes
    * @param indexes told of every update that added, changed or removed chunks
    * @param ddlChanged told the database id of every captured DDL event
    */
-  IndexChangeFollower(Topic<TableKey, IndexUpdate> topic, Topic<DatabaseKey, DdlEvent> ddl, Map<String, Object> kafka,
-                      SchemaIndexCache indexes, Consumer<String> ddlChanged) {
+  IndexChangeFollower(Topic<TableKey, IndexUpdate> topic, Topic<DatabaseKey, DdlEvent> ddl, Topic<byte[], byte[]> dlq,
+                      Map<String, Object> kafka, SchemaIndexCache indexes, Consumer<String> ddlChanged) {
     this.topic = topic;
     this.ddl = ddl;
+    this.dlq = dlq;
     this.kafka = Map.copyOf(kafka);
     this.indexes = indexes;
     this.ddlChanged = ddlChanged;
   }
 
   /** Starts following; returns once positioned at the end of the topic, so no later change is missed. */
-  synchronized void start() {
+  synchronized void start(QueryMetrics metrics) {
     if (thread != null) {
       return;
     }
+    this.metrics = metrics;
+    Map<String, Object> p = new HashMap<>(kafka);
+    p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+    producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
     Map<String, Object> c = new HashMap<>(kafka);
     c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
     c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
@@ -101,13 +119,17 @@ final class IndexChangeFollower implements AutoCloseable {
           IndexUpdate u;
           try {
             u = topic.valueSerde().deserializer().deserialize(r.topic(), r.value());
+            if (u == null) {
+              throw new SerializationException("an index update without a value (tombstone)");
+            }
           } catch (SerializationException e) {
             // Which database changed is unknown: every loaded index is rebuilt rather than one left stale.
             LOG.warn("undecodable index update at {}/{}@{}; reloading every index: {}", r.topic(), r.partition(), r.offset(), e.getMessage());
+            deadLetter(r, "undecodable index update: " + e.getMessage());
             indexes.invalidateAll();
             continue;
           }
-          if (u != null && u.getAdded() + u.getUpdated() + u.getRemoved() > 0) {
+          if (u.getAdded() + u.getUpdated() + u.getRemoved() > 0) {
             indexes.invalidate(u.getDatabaseId());
           }
         }
@@ -134,6 +156,19 @@ final class IndexChangeFollower implements AutoCloseable {
     }
   }
 
+  private void deadLetter(ConsumerRecord<byte[], byte[]> r, String reason) {
+    ProducerRecord<byte[], byte[]> out = new ProducerRecord<>(dlq.name(), r.key(), r.value());
+    out.headers().add(TopicCatalog.DLQ_REASON_HEADER, reason.getBytes(StandardCharsets.UTF_8));
+    out.headers().add(TopicCatalog.DLQ_SOURCE_HEADER, (r.topic() + "/" + r.partition() + "@" + r.offset()).getBytes(StandardCharsets.UTF_8));
+    producer.send(out, (md, e) -> {
+      if (e != null) {
+        LOG.error("undecodable index update {}/{}@{} could not be dead-lettered: {}", r.topic(), r.partition(), r.offset(), e.toString());
+      } else {
+        metrics.deadLettered(dlq.name());
+      }
+    });
+  }
+
   @Override
   public synchronized void close() {
     if (thread == null) {
@@ -146,5 +181,6 @@ final class IndexChangeFollower implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     thread = null;
+    producer.close(Duration.ofSeconds(10));
   }
 }

@@ -16,7 +16,8 @@ import java.util.Map;
  *   <li>{@code schemarag.question.duration} (outcome): handling time of a question in the service;</li>
  *   <li>{@code schemarag.retrieval.duration}, {@code schemarag.answer.duration}: the retrieval and answering
  *       stages of answered questions (their {@code timings_ms}), histograms for percentiles;</li>
- *   <li>{@code schemarag.dlq.records} (topic): requests dead-lettered.</li>
+ *   <li>{@code schemarag.dlq.records} (topic): records dead-lettered (requests, index updates);</li>
+ *   <li>{@code schemarag.answers.unpublishable}: outcomes that could not be published and went out as a failure.</li>
  * </ul>
  */
 final class QueryMetrics {
@@ -26,15 +27,19 @@ final class QueryMetrics {
   static final String RETRIEVAL_DURATION = "schemarag.retrieval.duration";
   static final String ANSWER_DURATION = "schemarag.answer.duration";
   static final String DLQ_RECORDS = "schemarag.dlq.records";
+  static final String UNPUBLISHABLE = "schemarag.answers.unpublishable";
 
   private final MeterRegistry registry;
   private final Timer retrieval;
   private final Timer answer;
 
-  /** @param dlqTopic the dead-letter topic of requests, counted from 0 so the series exists before the first record */
-  QueryMetrics(MeterRegistry registry, String dlqTopic) {
+  /** @param dlqTopics the dead-letter topics of requests and index updates, counted from 0 so the series exist before the first record */
+  QueryMetrics(MeterRegistry registry, String... dlqTopics) {
     this.registry = registry;
-    dlqCounter(dlqTopic);
+    for (String t : dlqTopics) {
+      dlqCounter(t);
+    }
+    unpublishableCounter();
     this.retrieval = histogram(RETRIEVAL_DURATION, "retrieval stage of an answered question (dense + BM25 + fusion + FK expansion)")
         .register(registry);
     this.answer = histogram(ANSWER_DURATION, "answering stage of an answered question (generation, guard, lint, EXPLAIN, execution)")
@@ -65,6 +70,16 @@ final class QueryMetrics {
     if (ms != null) {
       timer.record(Duration.ofMillis(ms));
     }
+  }
+
+  /** An outcome that could not be published, replaced by a failure event. */
+  void unpublishable() {
+    unpublishableCounter().increment();
+  }
+
+  private Counter unpublishableCounter() {
+    return Counter.builder(UNPUBLISHABLE).description("answers or failures that could not be published (over the record size limit, refused)"
+        + " and went out as a failure in their place").register(registry);
   }
 
   void deadLettered(String topic) {

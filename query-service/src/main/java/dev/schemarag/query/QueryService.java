@@ -2,6 +2,7 @@ package dev.schemarag.query;
 
 import dev.schemarag.contracts.Topic;
 import dev.schemarag.contracts.TopicCatalog;
+import dev.schemarag.core.sql.ErrorClass;
 import dev.schemarag.events.nlq.ExamRecord;
 import dev.schemarag.events.nlq.QueryAnswered;
 import dev.schemarag.events.nlq.QueryFailed;
@@ -17,6 +18,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -30,7 +32,13 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.AuthorizationException;
+import org.apache.kafka.common.errors.OutOfOrderSequenceException;
+import org.apache.kafka.common.errors.ProducerFencedException;
+import org.apache.kafka.common.errors.RetriableException;
+import org.apache.kafka.common.errors.UnsupportedVersionException;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -40,16 +48,19 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The query service's Kafka side: {@code workers} threads, each a consumer in one group and a
- * transactional producer. Per request: decode (undecodable -> DLQ with the reason), look the
- * query_id up in the ledger (answered before -> not answered again), else answer, store, then emit
- * the answer or failure plus the exam records and commit the request's offset in one transaction.
- * Ordering per query_id follows from partitioning by key.
+ * transactional producer. Per request: decode (undecodable, or an empty query_id -> DLQ with the
+ * reason), look the query_id up in the ledger (answered before -> the stored outcome again when the
+ * question is the same, a failure when the id is reused for another), else answer, store, then
+ * emit the answer or failure plus the exam records and commit the request's offset in one
+ * transaction. An outcome that cannot be published (over the record limit) is replaced, in the
+ * ledger and on the topic, by a failure; a worker outlives any one record. Ordering per query_id
+ * follows from partitioning by key.
  */
 public final class QueryService implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(QueryService.class);
   static final String ERROR_HEADER = TopicCatalog.DLQ_REASON_HEADER;
-  private static final Duration LEDGER_RETRY = Duration.ofSeconds(2);
+  private static final Duration RETRY_PAUSE = Duration.ofSeconds(2);
 
   private final TopicCatalog topics;
   private final QuestionHandler handler;
@@ -67,7 +78,7 @@ public final class QueryService implements AutoCloseable {
   private volatile int workerCount;
   /** Per worker: whether the group has given it its partitions (possibly none) since it joined. Read by health probes. */
   private final List<AtomicBoolean> assigned = new CopyOnWriteArrayList<>();
-  private final List<KafkaClientMetrics> clientMetrics = new ArrayList<>();
+  private final List<KafkaClientMetrics> clientMetrics = new CopyOnWriteArrayList<>();
   private volatile QueryMetrics metrics;
 
   QueryService(TopicCatalog topics, QuestionHandler handler, AnswerLedger ledger, Map<String, Object> kafka, String groupId,
@@ -98,8 +109,8 @@ public final class QueryService implements AutoCloseable {
       return;
     }
     // Following index changes first: a change made while the workers start still refreshes the index.
-    follower.ifPresent(IndexChangeFollower::start);
-    metrics = new QueryMetrics(registry, topics.dlq(topics.requests()).name());
+    metrics = new QueryMetrics(registry, topics.dlq(topics.requests()).name(), topics.dlq(topics.indexEvents()).name());
+    follower.ifPresent(f -> f.start(metrics));
     workerCount = workers;
     stopped = new CountDownLatch(workers);
     for (int i = 0; i < workers; i++) {
@@ -110,26 +121,41 @@ public final class QueryService implements AutoCloseable {
       c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
       c.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 10);
       KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer());
-      Map<String, Object> p = new HashMap<>(kafka);
-      p.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, groupId + "-" + UUID.randomUUID());
-      p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-      KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
-      producer.initTransactions();
+      KafkaProducer<byte[], byte[]> producer = newProducer(registry);
       consumers.add(consumer);
-      for (KafkaClientMetrics m : List.of(new KafkaClientMetrics(consumer), new KafkaClientMetrics(producer))) {
-        m.bindTo(registry);
-        clientMetrics.add(m);
-      }
+      KafkaClientMetrics consumerMetrics = new KafkaClientMetrics(consumer);
+      consumerMetrics.bindTo(registry);
+      clientMetrics.add(consumerMetrics);
       AtomicBoolean hasPartitions = new AtomicBoolean();
       assigned.add(hasPartitions);
-      Thread t = new Thread(() -> loop(consumer, producer, hasPartitions), "query-worker-" + i);
+      Thread t = new Thread(() -> loop(consumer, producer, hasPartitions, registry), "query-worker-" + i);
       threads.add(t);
       t.start();
     }
   }
 
-  private void loop(KafkaConsumer<byte[], byte[]> consumer, KafkaProducer<byte[], byte[]> producer, AtomicBoolean hasPartitions) {
-    try (consumer; producer) {
+  /** A transactional producer of its own for one worker (a fenced or failed one is replaced by a new one). */
+  private KafkaProducer<byte[], byte[]> newProducer(MeterRegistry registry) {
+    Map<String, Object> p = new HashMap<>(kafka);
+    p.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, groupId + "-" + UUID.randomUUID());
+    p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+    KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
+    try {
+      producer.initTransactions();
+    } catch (RuntimeException e) {
+      producer.close(Duration.ZERO);
+      throw e;
+    }
+    KafkaClientMetrics m = new KafkaClientMetrics(producer);
+    m.bindTo(registry);
+    clientMetrics.add(m);
+    return producer;
+  }
+
+  private void loop(KafkaConsumer<byte[], byte[]> consumer, KafkaProducer<byte[], byte[]> first, AtomicBoolean hasPartitions,
+                    MeterRegistry registry) {
+    KafkaProducer<byte[], byte[]> producer = first;
+    try (consumer) {
       consumer.subscribe(List.of(topics.requests().name()), new ConsumerRebalanceListener() {
         @Override
         public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
@@ -148,10 +174,26 @@ public final class QueryService implements AutoCloseable {
       });
       while (running.get()) {
         for (ConsumerRecord<byte[], byte[]> rec : consumer.poll(Duration.ofMillis(200))) {
-          if (!process(rec, consumer, producer)) {
-            // Not processed (ledger unreachable): read it again after a pause, nothing is lost.
+          boolean done = false;
+          try {
+            if (producer == null) {
+              producer = newProducer(registry);
+            }
+            done = processOrDeadLetter(rec, consumer, producer);
+          } catch (WakeupException e) {
+            throw e;
+          } catch (ProducerBroken | KafkaException e) {
+            // The producer cannot go on (fenced, a transaction it cannot abort, no broker to start with): a new one, and the record again.
+            LOG.warn("query worker replaces its producer at request {}/{}@{}: {}", rec.topic(), rec.partition(), rec.offset(), rootMessage(e));
+            if (producer != null) {
+              producer.close(Duration.ZERO);
+              producer = null;
+            }
+          }
+          if (!done) {
+            // Not processed (ledger or broker unreachable): read it again after a pause, nothing is lost.
             consumer.seek(new TopicPartition(rec.topic(), rec.partition()), rec.offset());
-            sleepQuietly(LEDGER_RETRY);
+            sleepQuietly(RETRY_PAUSE);
             break;
           }
         }
@@ -161,63 +203,234 @@ public final class QueryService implements AutoCloseable {
     } catch (RuntimeException e) {
       LOG.error("query worker stopped: {}", e.getMessage(), e);
     } finally {
+      if (producer != null) {
+        producer.close();
+      }
       stopped.countDown();
     }
   }
 
-  /** @return false when the record must be read again */
+  /** {@link #process}; a request whose processing fails unforeseen goes to the DLQ with the reason rather than stop the worker. */
+  private boolean processOrDeadLetter(ConsumerRecord<byte[], byte[]> rec, KafkaConsumer<byte[], byte[]> consumer,
+                                      KafkaProducer<byte[], byte[]> producer) {
+    try {
+      return process(rec, consumer, producer);
+    } catch (ProducerBroken | WakeupException e) {
+      throw e;
+    } catch (RuntimeException | StackOverflowError e) {
+      LOG.error("request {}/{}@{} could not be processed", rec.topic(), rec.partition(), rec.offset(), e);
+      return deadLetterOnly(rec, consumer, producer, "processing failed: " + e);
+    }
+  }
+
+  /**
+   * One request: exactly one answer or failure event for its query_id, or the DLQ when it has none to
+   * key it by. Throws {@link KafkaException} only when the producer itself cannot go on.
+   *
+   * @return false when the record must be read again
+   */
   private boolean process(ConsumerRecord<byte[], byte[]> rec, KafkaConsumer<byte[], byte[]> consumer, KafkaProducer<byte[], byte[]> producer) {
     Topic<QueryKey, QuestionRequested> in = topics.requests();
-    List<ProducerRecord<byte[], byte[]>> out = new ArrayList<>();
-    String answeredId = null;
+    QuestionRequested q;
     try {
-      QuestionRequested q = in.valueSerde().deserializer().deserialize(rec.topic(), rec.value());
+      q = in.valueSerde().deserializer().deserialize(rec.topic(), rec.value());
       if (q == null) {
         throw new SerializationException("a request without a value (tombstone)");
       }
-      Optional<AnswerLedger.Entry> before = ledger.find(q.getQueryId());
-      byte[] key = topics.results().keySerde().serializer().serialize(topics.results().name(), new QueryKey(q.getQueryId()));
+    } catch (SerializationException e) {
+      return deadLetterOnly(rec, consumer, producer, "undecodable request: " + e.getMessage());
+    }
+    String id = q.getQueryId();
+    if (id == null || id.isBlank()) {
+      // No failure event: nobody can wait for an empty key, and one ledger row would answer every such request.
+      return deadLetterOnly(rec, consumer, producer, "the request has an empty query_id: no answer or failure could be correlated with it");
+    }
+    byte[] key = topics.results().keySerde().serializer().serialize(topics.results().name(), new QueryKey(id));
+    List<ProducerRecord<byte[], byte[]>> out = new ArrayList<>();
+    boolean toMark;
+    try {
+      Optional<AnswerLedger.Entry> before = ledger.find(id);
       if (before.isEmpty()) {
         long t0 = System.nanoTime();
-        QuestionHandler.Outcome o = handler.handle(q);
+        QuestionHandler.Outcome o = handleSafely(q);
         metrics.handled(o, System.nanoTime() - t0);
-        AnswerLedger.Entry stored = ledger.record(q.getQueryId(), encode(o));
+        AnswerLedger.Entry stored = ledger.record(id, encode(q, o));
         out.add(resultRecord(stored, key));
         for (ExamRecord e : o.exam()) {
           out.add(new ProducerRecord<>(topics.audit().name(), key, topics.audit().valueSerde().serializer().serialize(topics.audit().name(), e)));
         }
-        answeredId = q.getQueryId();
+        toMark = !stored.emitted();
       } else if (!before.get().emitted()) {
-        LOG.info("query {} was answered but not emitted; emitting the stored outcome", q.getQueryId());
+        LOG.info("query {} was answered but not emitted; emitting the stored outcome", id);
         out.add(resultRecord(before.get(), key));
-        answeredId = q.getQueryId();
+        toMark = true;
+      } else if (asks(before.get(), q)) {
+        // The query_id came again with the same question (a client's retry): the earlier outcome again, not a second run.
+        LOG.info("query {} was answered before; emitting the earlier outcome again", id);
+        out.add(resultRecord(before.get(), key));
+        toMark = false;
       } else {
-        LOG.info("query {} was answered before; not answering it again", q.getQueryId());
+        QueryFailed reused = AnswerEvents.failedEarly(q, ErrorClass.VALIDATION_BLOCK, "validation", "query_id " + id
+            + " was used before for another question or by another principal; ask with a new query_id", System.currentTimeMillis());
+        out.add(new ProducerRecord<>(topics.failures().name(), key, topics.failures().valueSerde().serializer().serialize(topics.failures().name(), reused)));
+        toMark = false;
       }
-    } catch (SerializationException e) {
-      out.add(deadLetter(rec, "undecodable request: " + e.getMessage()));
     } catch (java.sql.SQLException e) {
       LOG.warn("answer ledger unavailable, request {}/{}@{} will be read again: {}", rec.topic(), rec.partition(), rec.offset(), e.getMessage());
       return false;
-    } catch (RuntimeException e) {
-      LOG.error("request {}/{}@{} could not be processed", rec.topic(), rec.partition(), rec.offset(), e);
-      out.clear();
-      out.add(deadLetter(rec, "processing failed: " + e));
     }
-    producer.beginTransaction();
-    out.forEach(producer::send);
-    producer.sendOffsetsToTransaction(Map.of(new TopicPartition(rec.topic(), rec.partition()), new OffsetAndMetadata(rec.offset() + 1)),
-        consumer.groupMetadata());
-    producer.commitTransaction();
-    out.stream().filter(r -> r.topic().equals(topics.dlq(topics.requests()).name())).forEach(r -> metrics.deadLettered(r.topic()));
-    if (answeredId != null) {
-      try {
-        ledger.markEmitted(answeredId);
-      } catch (java.sql.SQLException e) {
-        LOG.warn("query {} was emitted but could not be marked so: a redelivery would emit it again", answeredId, e);
+    Optional<RuntimeException> failed = commit(out, rec, consumer, producer);
+    if (failed.isPresent()) {
+      if (retriable(failed.get())) {
+        LOG.warn("the outcome of query {} could not be published for now, request {}/{}@{} will be read again: {}", id, rec.topic(),
+            rec.partition(), rec.offset(), failed.get().toString());
+        return false;
       }
+      return publishFailureInstead(rec, consumer, producer, q, key, failed.get());
+    }
+    if (toMark) {
+      markEmitted(id);
     }
     return true;
+  }
+
+  /** The handler's outcome; a handler that throws still gives the question its failure event. */
+  private QuestionHandler.Outcome handleSafely(QuestionRequested q) {
+    try {
+      return handler.handle(q);
+    } catch (RuntimeException | StackOverflowError e) {
+      LOG.error("query {} could not be handled", q.getQueryId(), e);
+      return new QuestionHandler.Outcome(AnswerEvents.failedEarly(q, ErrorClass.UNKNOWN, "service", "the question could not be handled: " + e,
+          System.currentTimeMillis()), false, List.of());
+    }
+  }
+
+  /**
+   * The outcome could not be published (a record over the broker's limit, a value the serializer
+   * refuses): a failure takes its place, stored over it in the ledger first so that no restart or
+   * redelivery emits the poison outcome again. Should even that fail, the request goes to the DLQ.
+   */
+  private boolean publishFailureInstead(ConsumerRecord<byte[], byte[]> rec, KafkaConsumer<byte[], byte[]> consumer,
+                                        KafkaProducer<byte[], byte[]> producer, QuestionRequested q, byte[] key, RuntimeException cause) {
+    String reason = "the outcome could not be published: " + rootMessage(cause);
+    LOG.warn("query {}: {}", q.getQueryId(), reason);
+    QueryFailed f = AnswerEvents.unpublishable(q, reason, System.currentTimeMillis());
+    AnswerLedger.Entry entry = new AnswerLedger.Entry("failed", topics.failures().valueSerde().serializer().serialize(topics.failures().name(), f), false);
+    try {
+      ledger.replace(q.getQueryId(), entry);
+    } catch (java.sql.SQLException e) {
+      LOG.warn("answer ledger unavailable, request {}/{}@{} will be read again: {}", rec.topic(), rec.partition(), rec.offset(), e.getMessage());
+      return false;
+    }
+    metrics.unpublishable();
+    Optional<RuntimeException> again = commit(List.of(resultRecord(entry, key)), rec, consumer, producer);
+    if (again.isEmpty()) {
+      markEmitted(q.getQueryId());
+      return true;
+    }
+    if (retriable(again.get())) {
+      return false;
+    }
+    return deadLetterOnly(rec, consumer, producer, reason + "; its failure event could not be published either: " + rootMessage(again.get()));
+  }
+
+  /** The request to the DLQ with the reason; should that fail too, its offset alone, so one record never stops the worker. */
+  private boolean deadLetterOnly(ConsumerRecord<byte[], byte[]> rec, KafkaConsumer<byte[], byte[]> consumer,
+                                 KafkaProducer<byte[], byte[]> producer, String reason) {
+    Optional<RuntimeException> failed = commit(List.of(deadLetter(rec, reason)), rec, consumer, producer);
+    if (failed.isEmpty()) {
+      metrics.deadLettered(topics.dlq(topics.requests()).name());
+      return true;
+    }
+    if (retriable(failed.get())) {
+      return false;
+    }
+    LOG.error("request {}/{}@{} skipped: {}; and the DLQ refused it: {}", rec.topic(), rec.partition(), rec.offset(), reason,
+        rootMessage(failed.get()));
+    return commit(List.of(), rec, consumer, producer).isEmpty();
+  }
+
+  /**
+   * The records and the request's offset in one transaction.
+   *
+   * @return the failure when the transaction was aborted; a producer that cannot even abort throws
+   */
+  private Optional<RuntimeException> commit(List<ProducerRecord<byte[], byte[]>> out, ConsumerRecord<byte[], byte[]> rec,
+                                            KafkaConsumer<byte[], byte[]> consumer, KafkaProducer<byte[], byte[]> producer) {
+    try {
+      producer.beginTransaction();
+    } catch (RuntimeException e) {
+      throw new ProducerBroken(e);
+    }
+    try {
+      out.forEach(producer::send);
+      producer.sendOffsetsToTransaction(Map.of(new TopicPartition(rec.topic(), rec.partition()), new OffsetAndMetadata(rec.offset() + 1)),
+          consumer.groupMetadata());
+      producer.commitTransaction();
+      return Optional.empty();
+    } catch (ProducerFencedException | OutOfOrderSequenceException | AuthorizationException | UnsupportedVersionException e) {
+      throw new ProducerBroken(e);
+    } catch (RuntimeException e) {
+      try {
+        producer.abortTransaction();
+      } catch (RuntimeException a) {
+        throw new ProducerBroken(a);
+      }
+      return Optional.of(e);
+    }
+  }
+
+  /** The worker's producer cannot be used any more: it is replaced and the request read again. */
+  private static final class ProducerBroken extends RuntimeException {
+    ProducerBroken(Throwable cause) {
+      super(cause);
+    }
+  }
+
+  /** Whether the failure may pass by itself (broker unreachable, leader moving), so the request is worth reading again. */
+  static boolean retriable(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof RetriableException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  static String rootMessage(Throwable e) {
+    Throwable t = e;
+    while (t.getCause() != null && t.getCause() != t) {
+      t = t.getCause();
+    }
+    return t.getClass().getSimpleName() + ": " + t.getMessage();
+  }
+
+  private void markEmitted(String queryId) {
+    try {
+      ledger.markEmitted(queryId);
+    } catch (java.sql.SQLException e) {
+      LOG.warn("query {} was emitted but could not be marked so: a redelivery would emit it again", queryId, e);
+    }
+  }
+
+  /**
+   * Whether a stored outcome answers this request: the same principal asking the same question of
+   * the same database (a retry), not another question, or another principal's, under a reused id.
+   * A principal never gets an answer run under someone else's role.
+   */
+  private boolean asks(AnswerLedger.Entry stored, QuestionRequested q) {
+    try {
+      if (stored.kind().equals("answered")) {
+        QueryAnswered a = topics.results().valueSerde().deserializer().deserialize(topics.results().name(), stored.value());
+        return a.getDatabaseId().equals(q.getDatabaseId()) && a.getQuestion().equals(q.getQuestion())
+            && Objects.equals(a.getRequestedBy(), q.getRequestedBy());
+      }
+      QueryFailed f = topics.failures().valueSerde().deserializer().deserialize(topics.failures().name(), stored.value());
+      return f.getDatabaseId().equals(q.getDatabaseId()) && f.getQuestion().equals(q.getQuestion())
+          && Objects.equals(f.getRequestedBy(), q.getRequestedBy());
+    } catch (SerializationException e) {
+      return true; // stored under an older schema: the earlier outcome stands
+    }
   }
 
   private ProducerRecord<byte[], byte[]> resultRecord(AnswerLedger.Entry stored, byte[] key) {
@@ -240,11 +453,17 @@ public final class QueryService implements AutoCloseable {
     }
   }
 
-  private AnswerLedger.Entry encode(QuestionHandler.Outcome o) {
-    if (o.answered()) {
-      return new AnswerLedger.Entry("answered", topics.results().valueSerde().serializer().serialize(topics.results().name(), (QueryAnswered) o.result()), false);
+  /** The outcome as stored and emitted; one the serializer refuses becomes a failure that says so. */
+  private AnswerLedger.Entry encode(QuestionRequested q, QuestionHandler.Outcome o) {
+    try {
+      if (o.answered()) {
+        return new AnswerLedger.Entry("answered", topics.results().valueSerde().serializer().serialize(topics.results().name(), (QueryAnswered) o.result()), false);
+      }
+      return new AnswerLedger.Entry("failed", topics.failures().valueSerde().serializer().serialize(topics.failures().name(), (QueryFailed) o.result()), false);
+    } catch (RuntimeException e) {
+      QueryFailed f = AnswerEvents.unpublishable(q, "the outcome could not be encoded: " + rootMessage(e), System.currentTimeMillis());
+      return new AnswerLedger.Entry("failed", topics.failures().valueSerde().serializer().serialize(topics.failures().name(), f), false);
     }
-    return new AnswerLedger.Entry("failed", topics.failures().valueSerde().serializer().serialize(topics.failures().name(), (QueryFailed) o.result()), false);
   }
 
   /**

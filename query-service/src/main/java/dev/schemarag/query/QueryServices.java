@@ -19,6 +19,7 @@ import dev.schemarag.core.schema.SchemaModel;
 import dev.schemarag.core.source.PgCatalogReader;
 import dev.schemarag.core.sql.ReadOnlyExecutor;
 import dev.schemarag.core.sql.ReadOnlyRole;
+import dev.schemarag.core.sql.RowBudget;
 import dev.schemarag.core.store.ConnectionSource;
 import dev.schemarag.core.store.PooledConnections;
 import dev.schemarag.core.store.PgChunkStore;
@@ -106,12 +107,13 @@ public final class QueryServices {
     }, config.getInt(ConfigKeys.ACCESS_REFRESH_MS));
     QuestionHandler handler = new QuestionHandler(indexes, id -> dense.get().computeIfAbsent(id, x -> new PgDenseSearch(admin, x)), embedder,
         retrieval, Langchain4jSqlGenerator.fromConfig(config),
-        new ReadOnlyExecutor(reader, config.getInt(ConfigKeys.ANSWER_STATEMENT_TIMEOUT_MS)), AnswerEngine.Settings.from(config),
+        new ReadOnlyExecutor(reader, config.getInt(ConfigKeys.ANSWER_STATEMENT_TIMEOUT_MS), RowBudget.Limits.from(config)), AnswerEngine.Settings.from(config),
         config.getInt(ConfigKeys.QUESTION_MAX_CHARS), policy, views);
     Map<String, Object> kafka = new HashMap<>(config.withPrefix("kafka."));
     kafka.put("bootstrap.servers", bootstrapServers);
     Optional<IndexChangeFollower> follower = source == IndexSource.CATALOG ? Optional.empty()
-        : Optional.of(new IndexChangeFollower(topics.indexEvents(), topics.ddl(), kafka, indexes, db -> views.invalidate()));
+        : Optional.of(new IndexChangeFollower(topics.indexEvents(), topics.ddl(), topics.dlq(topics.indexEvents()), kafka, indexes,
+            db -> views.invalidate()));
     return new QueryService(topics, handler, new AnswerLedger(ledgerDb), kafka, config.get(ConfigKeys.QUERY_GROUP), follower,
         List.of(reader, ledgerDb));
   }

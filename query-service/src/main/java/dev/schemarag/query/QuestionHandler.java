@@ -116,11 +116,19 @@ final class QuestionHandler {
     if (q.getOptions().getGroundingOnly()) {
       return new Outcome(AnswerEvents.grounded(q, packet, timings, now, null), true, List.of());
     }
+    // The client's max_rows is capped by answer.max.rows.limit: it cannot make the service read more.
     AnswerEngine.Settings settings = q.getOptions().getMaxRows() == null ? answer
         : answer.withMaxRows(q.getOptions().getMaxRows());
     long t1 = System.currentTimeMillis();
-    AnswerEngine.Result r = new AnswerEngine(generator, executor, index.model(), Optional.of(embedder), settings)
-        .answer(q.getQuestion(), packet, q.getOptions().getExecute());
+    AnswerEngine.Result r;
+    try {
+      r = new AnswerEngine(generator, executor, index.model(), Optional.of(embedder), settings)
+          .answer(q.getQuestion(), packet, q.getOptions().getExecute());
+    } catch (RuntimeException | StackOverflowError e) {
+      // Whatever a reply did to the answering loop, the question gets its failure event.
+      return new Outcome(AnswerEvents.failedEarly(q, ErrorClass.UNKNOWN, "answer", "the answering loop failed: " + e,
+          System.currentTimeMillis()), false, List.of());
+    }
     timings.put("answer", System.currentTimeMillis() - t1);
     timings.put("total", System.currentTimeMillis() - t0);
     now = System.currentTimeMillis();

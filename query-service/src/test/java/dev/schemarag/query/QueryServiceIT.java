@@ -159,7 +159,7 @@ class QueryServiceIT {
   }
 
   @Test
-  void aQuestionIsAnsweredOnceEvenWhenDeliveredTwiceAndABlockedOneFailsClassified() throws Exception {
+  void aQuestionAskedTwiceIsAnsweredOnceAndItsAnswerSentAgainAndABlockedOneFailsClassified() throws Exception {
     ask(question("q-1"));
     var results = topics.results();
     QueryAnswered a = answers(readUntil(results.name(), l -> hasAnswer(l, "q-1-" + RUN))).stream()
@@ -170,11 +170,11 @@ class QueryServiceIT {
     assertThat(a.getRetrievalMetrics()).containsKey("packet_tables");
     assertThat(a.getRequestedBy()).as("who asked, for audit").isEqualTo("it");
 
-    // The same request again: not answered twice, its SQL not run twice (one generation so far).
+    // The same request again (a client's retry): the stored answer once more, its SQL neither generated nor run again.
     ask(question("q-1"));
     awaitConsumed();
     // outputs and the request's offset commit in one transaction: once consumed, all its answers are visible
-    assertThat(answers(readAll(results.name()))).filteredOn(x -> x.getQueryId().equals("q-1-" + RUN)).hasSize(1);
+    assertThat(answers(readAll(results.name()))).filteredOn(x -> x.getQueryId().equals("q-1-" + RUN)).hasSize(2).containsOnly(a);
     assertThat(llm.requests()).hasSize(1);
 
     // The next scripted reply is a DELETE: blocked by the guard, never retried, classified.

@@ -106,7 +106,7 @@ public final class TopicCatalog {
 
   /** Topics a service consumes, each of which has a DLQ. */
   public List<Topic<?, ?>> consumed() {
-    return List.of(tables, docs, requests);
+    return List.of(tables, docs, requests, indexEvents);
   }
 
   /** Every topic, DLQs included: what must exist before the services start. */

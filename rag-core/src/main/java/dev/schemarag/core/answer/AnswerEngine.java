@@ -29,14 +29,19 @@ public final class AnswerEngine {
 
   /**
    * @param maxAttempts attempts per question (default 3)
+   * @param maxRows rows a query may return when the question does not say
    * @param patternReuse with no model, the similarity from which a documented query pattern answers the question
+   * @param maxRowsLimit the most rows a question may ask for: its own max_rows is capped to it
    */
-  public record Settings(int maxAttempts, int maxRows, int previewRows, double patternReuse) {
+  public record Settings(int maxAttempts, int maxRows, int previewRows, double patternReuse, int maxRowsLimit) {
     public static final Settings DEFAULT = from(SchemaragConfig.defaults());
 
     public Settings {
       if (maxAttempts < 1 || maxRows < 1 || previewRows < 0) {
         throw new IllegalArgumentException("answer.max.attempts and answer.max.rows must be at least 1, answer.preview.rows at least 0");
+      }
+      if (maxRows > maxRowsLimit) {
+        throw new IllegalArgumentException("answer.max.rows (" + maxRows + ") must not exceed answer.max.rows.limit (" + maxRowsLimit + ")");
       }
       if (!(patternReuse > 0 && patternReuse <= 1.0)) {
         throw new IllegalArgumentException("answer.pattern.reuse.similarity must be in (0, 1], was " + patternReuse);
@@ -45,11 +50,12 @@ public final class AnswerEngine {
 
     public static Settings from(SchemaragConfig c) {
       return new Settings(c.getInt(ConfigKeys.ANSWER_MAX_ATTEMPTS), c.getInt(ConfigKeys.ANSWER_MAX_ROWS),
-          c.getInt(ConfigKeys.ANSWER_PREVIEW_ROWS), c.getDouble(ConfigKeys.ANSWER_PATTERN_REUSE));
+          c.getInt(ConfigKeys.ANSWER_PREVIEW_ROWS), c.getDouble(ConfigKeys.ANSWER_PATTERN_REUSE), c.getInt(ConfigKeys.ANSWER_MAX_ROWS_LIMIT));
     }
 
+    /** The rows a question asked for, at least 1 and at most {@link #maxRowsLimit()}: a client cannot lift the server's cap. */
     public Settings withMaxRows(int rows) {
-      return new Settings(maxAttempts, Math.max(1, rows), previewRows, patternReuse);
+      return new Settings(maxAttempts, Math.min(maxRowsLimit, Math.max(1, rows)), previewRows, patternReuse, maxRowsLimit);
     }
   }
 
@@ -124,6 +130,13 @@ public final class AnswerEngine {
       }
       String sql = extracted.get();
       lastSql = Optional.of(sql);
+      Optional<String> notReading = SqlGuard.notReading(sql);
+      if (notReading.isPresent()) {
+        // SET, COPY, DO, CALL …: no repair turns them into a question's answer.
+        attempts.add(new Attempt(n, promptHash, lastSql, List.of(), Optional.empty(), Optional.of(ErrorClass.VALIDATION_BLOCK),
+            Optional.empty(), "guard", notReading, ms(t0)));
+        return failed(ErrorClass.VALIDATION_BLOCK, "guard", Optional.empty(), notReading.get(), lastSql, attempts);
+      }
       List<SqlLint.Issue> issues;
       try {
         issues = SqlLint.lint(sql, columns);

@@ -13,6 +13,15 @@ public final class SqlExtractor {
   /** Any statement, not only SELECT: a bare DELETE must reach the guard and be blocked, not be mistaken for prose. */
   private static final Pattern BARE = Pattern.compile(
       "(?is)\\b(SELECT|WITH|INSERT|UPDATE|DELETE|MERGE|DROP|CREATE|ALTER|TRUNCATE|GRANT|REVOKE|COPY|CALL|DO)\\b.*");
+  /**
+   * A reply that starts with a statement: also the words that read as prose inside a sentence (SET,
+   * DO, CALL, SHOW, …), so that {@code SET statement_timeout = 0} reaches the guard and is blocked
+   * rather than taken for a reply without SQL and sent back for repair.
+   */
+  private static final Pattern LEADING = Pattern.compile(
+      "(?is)^\\s*(SELECT|WITH|INSERT|UPDATE|DELETE|MERGE|DROP|CREATE|ALTER|TRUNCATE|GRANT|REVOKE|COPY|CALL|DO|SET|RESET|SHOW"
+          + "|EXPLAIN|VACUUM|LOCK|LISTEN|NOTIFY|PREPARE|EXECUTE|DECLARE|DISCARD|REFRESH|REINDEX|CLUSTER|BEGIN|COMMIT|ROLLBACK"
+          + "|TABLE|VALUES)\\b.*");
 
   public static Optional<String> extract(String reply) {
     if (reply == null || reply.isBlank()) {
@@ -26,8 +35,8 @@ public final class SqlExtractor {
     if (m.find()) {
       return clean(m.group(1));
     }
-    m = BARE.matcher(reply);
-    if (m.find()) {
+    m = LEADING.matcher(reply);
+    if (m.find() || (m = BARE.matcher(reply)).find()) {
       String sql = m.group();
       // Prose after the statement: cut at the first blank line.
       int blank = sql.indexOf("\n\n");

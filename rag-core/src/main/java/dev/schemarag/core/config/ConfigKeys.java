@@ -108,12 +108,20 @@ public final class ConfigKeys {
   public static final ConfigKey LLM_TIMEOUT_MS = new ConfigKey("llm.timeout.ms", "60000", "how long one generation may take");
   public static final ConfigKey ANSWER_MAX_ATTEMPTS = new ConfigKey("answer.max.attempts", "3",
       "attempts per question (generation, guard, lint, EXPLAIN, execution)");
-  public static final ConfigKey ANSWER_MAX_ROWS = new ConfigKey("answer.max.rows", "1000", "rows a query may return");
+  public static final ConfigKey ANSWER_MAX_ROWS = new ConfigKey("answer.max.rows", "1000",
+      "rows a query may return when the question does not say (at most answer.max.rows.limit)");
   public static final ConfigKey ANSWER_PREVIEW_ROWS = new ConfigKey("answer.preview.rows", "20", "rows carried in an answer event");
   public static final ConfigKey ANSWER_STATEMENT_TIMEOUT_MS = new ConfigKey("answer.statement.timeout.ms", "10000",
       "statement_timeout of generated SQL");
   public static final ConfigKey ANSWER_PATTERN_REUSE = new ConfigKey("answer.pattern.reuse.similarity", "0.7",
       "with no model configured, a documented query pattern this similar to the question answers it as is");
+  public static final ConfigKey ANSWER_MAX_ROWS_LIMIT = new ConfigKey("answer.max.rows.limit", "100000",
+      "most rows a question may ask for: a question's max_rows (ask --max-rows, the API's max_rows) above it is capped to it");
+  public static final ConfigKey ANSWER_MAX_BYTES = new ConfigKey("answer.max.bytes", "262144",
+      "bytes of row values one answer event carries (UTF-8, plus 4 per value); rows past it are left out and the answer says truncated,"
+          + " with the full row_count. Well below the broker's 1 MB record limit: the packet and the SQL travel in the same event");
+  public static final ConfigKey ANSWER_MAX_VALUE_BYTES = new ConfigKey("answer.max.value.bytes", "8192",
+      "longest single value (UTF-8 bytes) an answer carries; a longer one is cut and marked, and the answer says truncated");
   public static final ConfigKey READER_ROLE = new ConfigKey("reader.role", "schemarag_reader",
       "the read-only role generated SQL runs as");
   public static final ConfigKey READER_PASSWORD = new ConfigKey("reader.password", "", "its password");
@@ -176,6 +184,7 @@ public final class ConfigKeys {
       RETRIEVAL_JOIN_HINTS, BM25_K1, BM25_B,
       LLM_PROVIDER, LLM_BASE_URL, LLM_MODEL, LLM_API_KEY, LLM_TIMEOUT_MS,
       ANSWER_MAX_ATTEMPTS, ANSWER_MAX_ROWS, ANSWER_PREVIEW_ROWS, ANSWER_STATEMENT_TIMEOUT_MS, ANSWER_PATTERN_REUSE,
+      ANSWER_MAX_ROWS_LIMIT, ANSWER_MAX_BYTES, ANSWER_MAX_VALUE_BYTES,
       READER_ROLE, READER_PASSWORD, ACCESS_PRINCIPALS, ACCESS_GROUPS, ACCESS_DEFAULT_PRINCIPAL, ACCESS_REFRESH_MS,
       GATEWAY_HOST, GATEWAY_PORT, GATEWAY_TOKENS, GATEWAY_TIMEOUT_MS, GATEWAY_MAX_BODY, GATEWAY_RATE,
       GATEWAY_ORIGINS, GATEWAY_RECENT);

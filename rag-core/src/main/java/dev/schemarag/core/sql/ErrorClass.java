@@ -4,9 +4,12 @@ import java.util.Locale;
 
 /** Why an answer failed, and whether another attempt can help. */
 public enum ErrorClass {
-  /** Connection, resources, system errors (08, 53, 54, 58, F0, XX): never retried. */
+  /**
+   * Connection, resources, system errors (08, 53, 54, 58, F0, XX) and a session killed or shut down
+   * under the query (57P01, 57P02, 57P03): never retried.
+   */
   INFRA_FAILURE(Retry.NEVER),
-  /** Statement timeout or cancelled (57014, 57P01, 57P02): retried once asking for a simpler query. */
+  /** Statement timeout or cancelled (57014): retried once asking for a simpler query. */
   QUERY_TIMEOUT(Retry.ONCE_SIMPLER),
   /** Privilege errors (42501) and guard rejections: never retried. */
   VALIDATION_BLOCK(Retry.NEVER),
@@ -48,8 +51,11 @@ public enum ErrorClass {
     }
     String s = sqlState.toUpperCase(Locale.ROOT);
     switch (s) {
-      case "57014", "57P01", "57P02":
+      case "57014":
         return QUERY_TIMEOUT;
+      case "57P01", "57P02", "57P03":
+        // The session was terminated (pg_terminate_backend, shutdown): not the query's doing, and a simpler query would not help.
+        return INFRA_FAILURE;
       case "42501":
         return VALIDATION_BLOCK;
       case "42601", "42P01", "42703", "42P09", "42804", "42883", "42803":

@@ -23,27 +23,28 @@ import java.util.Set;
  */
 public final class ReadOnlyExecutor {
 
-  /** The longest single value an answer carries: longer output (repeat('x', 3000000)) fails the answer as oversized. */
-  public static final int MAX_VALUE_CHARS = 65_536;
-  /** The most characters all preview values of one answer carry together. */
-  public static final int MAX_PREVIEW_CHARS = 262_144;
-  /** Rows fetched per round trip, so rows are streamed rather than held all at once. */
-  static final int FETCH_SIZE = 200;
-
   private final ConnectionSource reader;
   private final int timeoutMs;
   /** The role each statement runs as (SET LOCAL ROLE), when a principal's policy names one. */
   private final Optional<String> role;
   /** Rewrites database messages before anyone reads them: (message, the statement's SQL) to text. */
   private final java.util.function.BinaryOperator<String> redact;
+  private final RowBudget.Limits limits;
 
+  /** With the default answer size limits ({@code answer.max.bytes}, {@code answer.max.value.bytes}). */
   public ReadOnlyExecutor(ConnectionSource reader, int timeoutMs) {
-    this(reader, timeoutMs, Optional.empty(), (message, sql) -> message);
+    this(reader, timeoutMs, RowBudget.Limits.DEFAULT);
   }
 
-  private ReadOnlyExecutor(ConnectionSource reader, int timeoutMs, Optional<String> role, java.util.function.BinaryOperator<String> redact) {
+  public ReadOnlyExecutor(ConnectionSource reader, int timeoutMs, RowBudget.Limits limits) {
+    this(reader, timeoutMs, limits, Optional.empty(), (message, sql) -> message);
+  }
+
+  private ReadOnlyExecutor(ConnectionSource reader, int timeoutMs, RowBudget.Limits limits, Optional<String> role,
+                           java.util.function.BinaryOperator<String> redact) {
     this.reader = reader;
     this.timeoutMs = timeoutMs;
+    this.limits = limits;
     this.role = role;
     this.redact = redact;
   }
@@ -57,7 +58,7 @@ public final class ReadOnlyExecutor {
     if (!role.matches("[a-z_][a-z0-9_$]{0,62}")) {
       throw new IllegalArgumentException("role name must be a lower-case SQL identifier, not '" + role + "'");
     }
-    return new ReadOnlyExecutor(reader, timeoutMs, Optional.of(role), redact);
+    return new ReadOnlyExecutor(reader, timeoutMs, limits, Optional.of(role), redact);
   }
 
   /** The role statements run as, if not the connection's own. */
@@ -65,8 +66,13 @@ public final class ReadOnlyExecutor {
     return role;
   }
 
-  /** Rows of an answer: column names, up to {@code previewRows} rows as text, and the row count. */
-  public record Rows(List<String> columns, List<List<String>> preview, long rowCount) {}
+  /**
+   * Rows of an answer: column names, the rows it carries as text (within the preview rows and the
+   * byte budget, long values cut), and the row count of the whole result up to the row cap.
+   *
+   * @param truncated whether a row was left out or a value cut
+   */
+  public record Rows(List<String> columns, List<List<String>> preview, long rowCount, boolean truncated) {}
 
   /**
    * What happened: the plan's top line, rows on success, or the classified failure.
@@ -121,40 +127,44 @@ public final class ReadOnlyExecutor {
           }
           stage = "execute";
           s.setMaxRows(maxRows);
-          s.setFetchSize(FETCH_SIZE);
+          // Autocommit is off (a transaction is open), so the driver streams: one fetch at a time, sized by
+          // the widest row seen, holds the rows; only what the answer carries is kept.
+          s.setFetchSize(RowBudget.fetchRows(0));
           List<String> columns = new ArrayList<>();
-          List<List<String>> preview = new ArrayList<>();
+          RowBudget budget = new RowBudget(previewRows, limits);
           long count = 0;
-          long previewChars = 0;
+          long widest = 0;
+          // Each fetch of a streamed result is its own statement to PostgreSQL's statement_timeout: the whole read is bounded here.
+          long deadline = System.nanoTime() + Math.max(1, timeoutMs) * 1_000_000L;
           try (ResultSet rs = s.executeQuery(sql)) {
             ResultSetMetaData md = rs.getMetaData();
             for (int i = 1; i <= md.getColumnCount(); i++) {
               columns.add(md.getColumnLabel(i));
             }
+            List<String> row = new ArrayList<>(columns.size());
             while (rs.next()) {
               count++;
-              if (preview.size() < previewRows) {
-                List<String> row = new ArrayList<>(columns.size());
-                for (int i = 1; i <= columns.size(); i++) {
-                  String v = rs.getString(i);
-                  int len = v == null ? 0 : v.length();
-                  if (len > MAX_VALUE_CHARS) {
-                    return Outcome.refused(stage, summary, "oversized output: column " + columns.get(i - 1) + " holds a value of "
-                        + len + " characters, over the limit of " + MAX_VALUE_CHARS);
-                  }
-                  previewChars += len;
-                  row.add(v);
-                }
-                if (previewChars > MAX_PREVIEW_CHARS) {
-                  return Outcome.refused(stage, summary, "oversized output: the first " + (preview.size() + 1) + " rows hold over "
-                      + MAX_PREVIEW_CHARS + " characters");
-                }
-                preview.add(row);
+              row.clear();
+              long width = 0;
+              for (int i = 1; i <= columns.size(); i++) {
+                String v = rs.getString(i);
+                width += RowBudget.size(v);
+                row.add(v);
+              }
+              budget.offer(row); // once full, a row offered only marks the answer truncated
+              if (width > widest) {
+                widest = width;
+                rs.setFetchSize(RowBudget.fetchRows(widest));
+              }
+              if (System.nanoTime() > deadline) {
+                return new Outcome(stage, summary, Optional.empty(), Optional.of(ErrorClass.QUERY_TIMEOUT), Optional.empty(),
+                    Optional.of("reading the rows took longer than the statement timeout of " + timeoutMs + " ms (" + count
+                        + " rows read)"));
               }
             }
           }
-          return new Outcome(stage, summary, Optional.of(new Rows(columns, preview, count)), Optional.empty(),
-              Optional.empty(), Optional.empty());
+          return new Outcome(stage, summary, Optional.of(new Rows(columns, List.copyOf(budget.rows()), count, budget.truncated())),
+              Optional.empty(), Optional.empty(), Optional.empty());
         }
       } finally {
         reset(c);

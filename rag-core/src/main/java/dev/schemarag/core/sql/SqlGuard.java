@@ -130,6 +130,23 @@ public final class SqlGuard {
     return new Verdict(true, "ok", capped(text.text(), maxRows), List.copyOf(used));
   }
 
+  /**
+   * Why the text is no reading statement at all (SET, COPY, DO, CALL, …), or empty when it starts
+   * like one or cannot be read far enough to tell. Asked before lint: such a statement is refused as
+   * {@code validation_block}, not sent back for repair.
+   */
+  public static Optional<String> notReading(String sql) {
+    if (sql == null || sql.isBlank()) {
+      return Optional.empty();
+    }
+    try {
+      String first = PgText.canonical(sql).firstWord();
+      return READING_STARTS.contains(first) ? Optional.empty() : Optional.of("only SELECT or WITH … SELECT is allowed, found " + first);
+    } catch (PgText.Rejected e) {
+      return Optional.empty(); // lint names what is wrong with the text, and the guard refuses it after repair
+    }
+  }
+
   /** Why reading this relation is refused, or empty when the packet holds it. */
   static Optional<String> tableRefusal(List<String> parts, Set<String> allowedKeys) {
     String shown = String.join(".", parts);

@@ -31,4 +31,13 @@ class SqlExtractorTest {
     assertThat(SqlExtractor.extract("I cannot answer that.")).isEmpty();
     assertThat(SqlExtractor.extract(null)).isEmpty();
   }
+
+  @Test
+  void aReplyThatStartsWithAnyStatementIsExtractedSoThatTheGuardBlocksIt() {
+    assertThat(SqlExtractor.extract("SET statement_timeout = 0")).contains("SET statement_timeout = 0");
+    assertThat(SqlExtractor.extract("  show search_path")).contains("show search_path");
+    assertThat(SqlExtractor.extract("CALL refresh_all()")).contains("CALL refresh_all()");
+    // inside prose, SET is a word: the SELECT is the SQL
+    assertThat(SqlExtractor.extract("Here is the result set: SELECT 1")).contains("SELECT 1");
+  }
 }

@@ -105,4 +105,66 @@ class ReadOnlyExecutionIT {
     assertThat(missing.sqlState()).contains("42703");
     assertThat(missing.stage()).isEqualTo("explain");
   }
+
+  @Test
+  void aHugeValueIsCutToTheValueCapAndTheAnswerSaysTruncated() {
+    ReadOnlyExecutor.Outcome o = executor(5000).run("SELECT repeat('x', 3000000) AS big", packet(), 10, 20);
+    assertThat(o.ok()).as(o.message().orElse("")).isTrue();
+    ReadOnlyExecutor.Rows rows = o.rows().orElseThrow();
+    assertThat(rows.rowCount()).isEqualTo(1);
+    assertThat(rows.truncated()).isTrue();
+    String value = rows.preview().get(0).get(0);
+    assertThat(RowBudget.utf8Length(value)).isLessThanOrEqualTo(RowBudget.Limits.DEFAULT.maxValueBytes());
+    assertThat(value).endsWith("…[3000000 bytes, cut]");
+  }
+
+  @Test
+  void wideRowsAreStreamedWithinTheByteBudgetAndCountedInFull() {
+    RowBudget.Limits limits = new RowBudget.Limits(100_000, 8_192);
+    ReadOnlyExecutor.Outcome o = new ReadOnlyExecutor(reader, 10_000, limits)
+        .run("SELECT g, repeat('y', 5000) AS wide FROM generate_series(1, 20000) g", packet(), 20_000, 20_000);
+    assertThat(o.ok()).as(o.message().orElse("")).isTrue();
+    ReadOnlyExecutor.Rows rows = o.rows().orElseThrow();
+    assertThat(rows.rowCount()).as("every row counted, up to the row cap").isEqualTo(20_000);
+    assertThat(rows.truncated()).isTrue();
+    assertThat(rows.preview()).hasSize(100_000 / (5_000 + 4 + 1 + 4 + 4)); // five-digit g is at most 5 bytes: 19 rows
+    assertThat(rows.preview().get(0).get(0)).isEqualTo("1");
+    long bytes = rows.preview().stream().flatMap(List::stream).mapToLong(v -> RowBudget.utf8Length(v) + 4).sum();
+    assertThat(bytes).isLessThanOrEqualTo(100_000);
+  }
+
+  @Test
+  void aStreamedReadIsBoundedByTheStatementTimeoutAsAWhole() {
+    // Every fetch is quick, so PostgreSQL's statement_timeout (per fetch when streaming) never fires: the read's own deadline does.
+    long t0 = System.nanoTime();
+    String t = schema + ".orders";
+    ReadOnlyExecutor.Outcome o = executor(500).run("SELECT a.order_id, b.order_id, c.order_id, d.order_id, e.order_id FROM " + t + " a, "
+        + t + " b, " + t + " c, " + t + " d, " + t + " e", packet(), 2_000_000_000, 20); // 30^5 rows, produced as they are fetched
+    long ms = (System.nanoTime() - t0) / 1_000_000;
+    assertThat(o.error()).contains(ErrorClass.QUERY_TIMEOUT);
+    assertThat(o.message()).get().asString().contains("reading the rows took longer than the statement timeout of 500 ms");
+    assertThat(ms).isLessThan(5_000);
+  }
+
+  @Test
+  void aSessionKilledUnderItsQueryIsAnInfraFailureNotATimeout() throws Exception {
+    String t = schema + ".orders";
+    var running = java.util.concurrent.CompletableFuture.supplyAsync(() -> executor(60_000).run(
+        "SELECT count(*) FROM " + t + " a, " + t + " b, " + t + " c, " + t + " d, " + t + " e, " + t + " f", packet(), 1, 1));
+    // the executor's backend, once its count is running: terminated as pg_terminate_backend (an administrator) would
+    int killed = 0;
+    long deadline = System.nanoTime() + 30_000_000_000L;
+    while (killed == 0 && !running.isDone() && System.nanoTime() < deadline) {
+      try (Connection c = admin.open(); Statement s = c.createStatement(); var rs = s.executeQuery(
+          "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE usename = '" + ROLE + "' AND state = 'active'"
+              + " AND query LIKE 'SELECT count(*) FROM %'")) {
+        rs.next();
+        killed = rs.getInt(1);
+      }
+    }
+    ReadOnlyExecutor.Outcome o = running.get();
+    assertThat(killed).as("the query was running to be killed").isEqualTo(1);
+    assertThat(o.sqlState()).contains("57P01");
+    assertThat(o.error()).contains(ErrorClass.INFRA_FAILURE);
+  }
 }

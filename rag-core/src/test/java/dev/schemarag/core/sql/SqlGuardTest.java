@@ -149,6 +149,28 @@ class SqlGuardTest {
     assertThat(corpus.stream().filter(SqlGuardTest::stoppedOnlyByTheExecutor)).hasSize(2);
   }
 
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(delimiter = '|', textBlock = """
+      SET statement_timeout = 0                         | SET
+      set role postgres                                 | SET
+      COPY orders TO STDOUT                             | COPY
+      DO $$ BEGIN PERFORM pg_sleep(10); END $$          | DO
+      CALL refresh_everything()                         | CALL
+      /* hidden */ RESET ALL                            | RESET
+      """)
+  void aStatementThatReadsNothingIsNamedBeforeLint(String sql, String word) {
+    assertThat(SqlGuard.notReading(sql)).contains("only SELECT or WITH … SELECT is allowed, found " + word);
+  }
+
+  @Test
+  void readingStatementsAndUnreadableTextAreLeftToLintAndTheGuard() {
+    assertThat(SqlGuard.notReading("SELECT 1")).isEmpty();
+    assertThat(SqlGuard.notReading("  with x as (select 1) select * from x")).isEmpty();
+    assertThat(SqlGuard.notReading("(SELECT 1) UNION (SELECT 2)")).isEmpty();
+    assertThat(SqlGuard.notReading("SELECT 'unclosed")).isEmpty();
+    assertThat(SqlGuard.notReading("")).isEmpty();
+  }
+
   /** Payloads of ordinary shape (allowed tables and functions) that only the executor can stop: oversized or runaway. */
   static boolean stoppedOnlyByTheExecutor(String block) {
     return block.startsWith("-- executor:");
