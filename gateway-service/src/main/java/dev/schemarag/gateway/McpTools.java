@@ -165,6 +165,8 @@ final class McpTools {
       text.append(ans.getRowCount()).append(ans.getRowCount() == 1 ? " row" : " rows");
       if (ans.getRowsPreview().size() < ans.getRowCount()) {
         text.append(", first ").append(ans.getRowsPreview().size()).append(" shown");
+      } else if (ans.getTruncated()) {
+        text.append(", long values cut");
       }
       text.append(":\n").append(OutcomeJson.table(OutcomeJson.strings(ans.getColumnNames()), castRows(m.get("rows"))));
     } else {

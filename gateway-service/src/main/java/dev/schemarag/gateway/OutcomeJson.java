@@ -25,9 +25,12 @@ final class OutcomeJson {
     a.getRowsPreview().forEach(r -> rows.add(strings(r)));
     m.put("rows", rows);
     m.put("row_count", a.getRowCount());
+    m.put("truncated", a.getTruncated());
     m.put("note", a.getNote());
     m.put("attempts", a.getAttempts());
     m.put("timings_ms", stringKeys(a.getTimingsMs()));
+    m.put("requested_by", a.getRequestedBy());
+    m.put("run_as_role", a.getRunAsRole());
     return m;
   }
 
@@ -54,6 +57,8 @@ final class OutcomeJson {
     m.put("sqlstate", f.getSqlstate());
     m.put("attempts", f.getAttempts());
     m.put("last_sql", f.getLastSql());
+    m.put("requested_by", f.getRequestedBy());
+    m.put("run_as_role", f.getRunAsRole());
     return m;
   }
 
