@@ -33,6 +33,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -359,6 +360,31 @@ class GatewayIT {
       TopicPartition tp = new TopicPartition(topics.requests().name(), 0);
       return c.endOffsets(List.of(tp)).get(tp);
     }
+  }
+
+  @Test
+  void anUndecodableOutcomeGoesToItsDlqWithTheReasonAndQuestionsAreStillAnswered() throws Exception {
+    try (var p = new org.apache.kafka.clients.producer.KafkaProducer<>(Map.<String, Object>of("bootstrap.servers", bootstrap),
+        new org.apache.kafka.common.serialization.ByteArraySerializer(), new org.apache.kafka.common.serialization.ByteArraySerializer())) {
+      p.send(new org.apache.kafka.clients.producer.ProducerRecord<>(topics.results().name(), "k".getBytes(StandardCharsets.UTF_8),
+          "not an answer".getBytes(StandardCharsets.UTF_8))).get();
+    }
+    String dlq = topics.dlq(topics.results()).name();
+    TopicPartition tp = new TopicPartition(dlq, 0);
+    await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+      try (var c = new KafkaConsumer<>(Map.<String, Object>of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap),
+          new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+        c.assign(List.of(tp));
+        c.seekToBeginning(List.of(tp));
+        var records = c.poll(Duration.ofSeconds(2)).records(tp);
+        assertThat(records).isNotEmpty();
+        assertThat(new String(records.get(0).value(), StandardCharsets.UTF_8)).isEqualTo("not an answer");
+        assertThat(new String(records.get(0).headers().lastHeader(TopicCatalog.DLQ_REASON_HEADER).value(), StandardCharsets.UTF_8))
+            .contains("undecodable outcome");
+      }
+    });
+    HttpResponse<String> r = post("/api/v1/questions", ALICE, "{\"question\": \"How many orders are there?\"}");
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
   }
 
   /** requested_by of the published request with this query_id. */

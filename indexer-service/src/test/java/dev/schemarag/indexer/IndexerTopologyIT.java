@@ -58,6 +58,8 @@ class IndexerTopologyIT {
   private TestInputTopic<byte[], byte[]> rawTables;
   private TestOutputTopic<TableKey, IndexUpdate> updates;
   private TestOutputTopic<byte[], byte[]> tablesDlq;
+  private TestInputTopic<byte[], byte[]> rawDocs;
+  private TestOutputTopic<byte[], byte[]> docsDlq;
   private String db;
   private long clock = 1_000;
 
@@ -85,6 +87,8 @@ class IndexerTopologyIT {
     updates = driver.createOutputTopic(topics.indexEvents().name(), topics.indexEvents().keySerde().deserializer(),
         topics.indexEvents().valueSerde().deserializer());
     tablesDlq = driver.createOutputTopic(topics.dlq(topics.tables()).name(), new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    rawDocs = driver.createInputTopic(topics.docs().name(), new ByteArraySerializer(), new ByteArraySerializer());
+    docsDlq = driver.createOutputTopic(topics.dlq(topics.docs()).name(), new ByteArrayDeserializer(), new ByteArrayDeserializer());
   }
 
   @AfterEach
@@ -233,5 +237,25 @@ class IndexerTopologyIT {
 
     snapshot(shop("Purchases", "state", "shop.orders"), "shop.orders");
     assertThat(stored("shop.orders")).containsKeys("overview", "status");
+  }
+
+  @Test
+  void anUndecodableOrMalformedDocGoesToTheDocsDlqAndTheNextDocIsIndexed() throws Exception {
+    snapshot(shop("Purchases", "state", "shop.orders"), "shop.orders");
+    rawDocs.pipeInput("not a key".getBytes(StandardCharsets.UTF_8), "not a doc".getBytes(StandardCharsets.UTF_8));
+    docs.pipeInput(new DocFileKey(db, "broken.md"), new DocFile(db, "broken.md", "Orders\n\nno table heading", "h0", clock += 1000));
+    var dead = docsDlq.readRecordsToList();
+    assertThat(dead).hasSize(2);
+    assertThat(new String(dead.get(0).headers().lastHeader(TopicCatalog.DLQ_REASON_HEADER).value(), StandardCharsets.UTF_8))
+        .contains("doc not indexable");
+    assertThat(dead.get(0).value()).isEqualTo("not a doc".getBytes(StandardCharsets.UTF_8));
+    assertThat(new String(dead.get(1).headers().lastHeader(TopicCatalog.DLQ_REASON_HEADER).value(), StandardCharsets.UTF_8))
+        .contains("the first heading must be '# Table: <name>'");
+
+    String doc = "# Table: shop.orders\n\n## Common Queries\n\n### Query Pattern: Paid orders\n```sql\nSELECT count(*) FROM shop.orders"
+        + " WHERE status = 'paid'\n```\n";
+    docs.pipeInput(new DocFileKey(db, "shop.orders.md"), new DocFile(db, "shop.orders.md", doc, "h1", clock += 1000));
+    lingerPasses();
+    assertThat(stored("shop.orders")).containsKey("Paid orders");
   }
 }

@@ -35,9 +35,9 @@ import org.slf4j.LoggerFactory;
  * ({@code ddl} topic, GRANT and REVOKE included) so that the privileges cached for principals'
  * roles are read again. Every query-service instance must see every change, so it reads all
  * partitions without a consumer group, from the end: what happened before it started is already
- * in the store and the catalog it loads from. An update it cannot decode goes to
- * {@code index.events.dlq} with the reason (from each instance that read it) and every loaded
- * index is rebuilt.
+ * in the store and the catalog it loads from. A record it cannot decode goes to its topic's
+ * {@code .dlq} with the reason (from each instance that read it), and every loaded index (or every
+ * role's privileges) is read again.
  */
 final class IndexChangeFollower implements AutoCloseable {
 
@@ -45,7 +45,6 @@ final class IndexChangeFollower implements AutoCloseable {
 
   private final Topic<TableKey, IndexUpdate> topic;
   private final Topic<DatabaseKey, DdlEvent> ddl;
-  private final Topic<byte[], byte[]> dlq;
   private final Map<String, Object> kafka;
   private final SchemaIndexCache indexes;
   private final Consumer<String> ddlChanged;
@@ -57,15 +56,13 @@ final class IndexChangeFollower implements AutoCloseable {
 
   /**
    * @param ddl the captured DDL, whose every event may change a role's privileges
-   * @param dlq where an undecodable update goes
    * @param indexes told of every update that added, changed or removed chunks
    * @param ddlChanged told the database id of every captured DDL event
    */
-  IndexChangeFollower(Topic<TableKey, IndexUpdate> topic, Topic<DatabaseKey, DdlEvent> ddl, Topic<byte[], byte[]> dlq,
-                      Map<String, Object> kafka, SchemaIndexCache indexes, Consumer<String> ddlChanged) {
+  IndexChangeFollower(Topic<TableKey, IndexUpdate> topic, Topic<DatabaseKey, DdlEvent> ddl, Map<String, Object> kafka,
+                      SchemaIndexCache indexes, Consumer<String> ddlChanged) {
     this.topic = topic;
     this.ddl = ddl;
-    this.dlq = dlq;
     this.kafka = Map.copyOf(kafka);
     this.indexes = indexes;
     this.ddlChanged = ddlChanged;
@@ -152,19 +149,22 @@ final class IndexChangeFollower implements AutoCloseable {
     } catch (SerializationException e) {
       LOG.warn("undecodable DDL event at {}/{}@{}; reading every role's privileges again: {}", r.topic(), r.partition(), r.offset(),
           e.getMessage());
+      deadLetter(r, "undecodable DDL event: " + e.getMessage());
       ddlChanged.accept(null);
     }
   }
 
+  /** To the record's topic's {@code .dlq}, with the reason and where it came from. */
   private void deadLetter(ConsumerRecord<byte[], byte[]> r, String reason) {
-    ProducerRecord<byte[], byte[]> out = new ProducerRecord<>(dlq.name(), r.key(), r.value());
+    String dlq = r.topic() + TopicCatalog.DLQ_SUFFIX;
+    ProducerRecord<byte[], byte[]> out = new ProducerRecord<>(dlq, r.key(), r.value());
     out.headers().add(TopicCatalog.DLQ_REASON_HEADER, reason.getBytes(StandardCharsets.UTF_8));
     out.headers().add(TopicCatalog.DLQ_SOURCE_HEADER, (r.topic() + "/" + r.partition() + "@" + r.offset()).getBytes(StandardCharsets.UTF_8));
     producer.send(out, (md, e) -> {
       if (e != null) {
-        LOG.error("undecodable index update {}/{}@{} could not be dead-lettered: {}", r.topic(), r.partition(), r.offset(), e.toString());
+        LOG.error("undecodable record {}/{}@{} could not be dead-lettered: {}", r.topic(), r.partition(), r.offset(), e.toString());
       } else {
-        metrics.deadLettered(dlq.name());
+        metrics.deadLettered(dlq);
       }
     });
   }

@@ -112,8 +112,7 @@ public final class QueryServices {
     Map<String, Object> kafka = new HashMap<>(config.withPrefix("kafka."));
     kafka.put("bootstrap.servers", bootstrapServers);
     Optional<IndexChangeFollower> follower = source == IndexSource.CATALOG ? Optional.empty()
-        : Optional.of(new IndexChangeFollower(topics.indexEvents(), topics.ddl(), topics.dlq(topics.indexEvents()), kafka, indexes,
-            db -> views.invalidate()));
+        : Optional.of(new IndexChangeFollower(topics.indexEvents(), topics.ddl(), kafka, indexes, db -> views.invalidate()));
     return new QueryService(topics, handler, new AnswerLedger(ledgerDb), kafka, config.get(ConfigKeys.QUERY_GROUP), follower,
         List.of(reader, ledgerDb));
   }

@@ -230,6 +230,18 @@ class PrincipalAccessIT {
         .getTables()).contains(SALES + ".orders"));
   }
 
+  @Test
+  void anUndecodableDdlEventGoesToItsDlqAndQuestionsAreStillAnswered() throws Exception {
+    bus.publishRaw(topics.ddl().name(), "k".getBytes(java.nio.charset.StandardCharsets.UTF_8),
+        "not a ddl event".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    var dead = bus.records(topics.dlq(topics.ddl()).name(), l -> !l.isEmpty());
+    assertThat(dead).isNotEmpty();
+    assertThat(new String(dead.get(0).headers().lastHeader(TopicCatalog.DLQ_REASON_HEADER).value(),
+        java.nio.charset.StandardCharsets.UTF_8)).contains("undecodable DDL event");
+    assertThat(bus.ask(question("ann", List.of(), "How many customers are there?", false)).answer().getRowsPreview())
+        .containsExactly(List.of("2"));
+  }
+
   /** The DDL event the ingest service publishes for a GRANT or REVOKE (object identity is not given for these). */
   private static DdlEvent ddlEvent(String tag) {
     return DdlEvent.newBuilder().setDatabaseId(DB).setEventId(System.nanoTime()).setPhase("ddl_command_end").setCommandTag(tag)

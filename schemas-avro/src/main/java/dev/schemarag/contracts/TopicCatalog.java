@@ -104,9 +104,9 @@ public final class TopicCatalog {
         settings.replicationFactor(), DELETE);
   }
 
-  /** Topics a service consumes, each of which has a DLQ. */
+  /** Topics a service consumes, each of which has a DLQ (the gateway reads results and failures, the query service the DDL). */
   public List<Topic<?, ?>> consumed() {
-    return List.of(tables, docs, requests, indexEvents);
+    return List.of(ddl, tables, docs, requests, indexEvents, results, failures);
   }
 
   /** Every topic, DLQs included: what must exist before the services start. */

@@ -17,7 +17,7 @@ class TopicCatalogTest {
     assertThat(c.requests().partitions()).isEqualTo(6);
     assertThat(c.audit().replicationFactor()).isEqualTo((short) 3);
     assertThat(c.dlq(c.requests()).name()).isEqualTo("acme.rag.nlq.requests.dlq");
-    assertThat(c.all()).hasSize(13);
+    assertThat(c.all()).hasSize(16);
     assertThat(c.all()).extracting(Topic::name).doesNotHaveDuplicates();
   }
 
