@@ -55,6 +55,10 @@ final class AnswerBench implements Callable<Integer> {
   @Option(names = "--json", description = "write the figures here as JSON")
   Path json;
 
+  @Option(names = "--burst", defaultValue = "0",
+      description = "after the timed questions, publish this many at once (the sample's questions over and over) and time each to its outcome")
+  int burst;
+
   @Override
   public Integer call() throws Exception {
     if (questions < 1) {
@@ -85,6 +89,7 @@ final class AnswerBench implements Callable<Integer> {
       QueryService service = QueryServices.create(bench, db, dbUrl, topics, bootstrap);
       service.start(1);
       List<Long> e2e = new ArrayList<>();
+      Map<String, Object> burstFigures = null;
       Map<String, List<Long>> stages = new LinkedHashMap<>();
       Map<String, Integer> outcomes = new LinkedHashMap<>();
       Map<String, int[]> byKind = new LinkedHashMap<>();
@@ -111,6 +116,9 @@ final class AnswerBench implements Callable<Integer> {
             a.getTimingsMs().forEach((stage, ms) -> stages.computeIfAbsent(stage.toString(), x -> new ArrayList<>()).add(ms));
           }
         }
+        if (burst > 0) {
+          burstFigures = burst(client, gold.subList(WARM_UP, gold.size()), burst);
+        }
       } finally {
         service.close();
       }
@@ -126,6 +134,9 @@ final class AnswerBench implements Callable<Integer> {
       Map<String, Object> kinds = new LinkedHashMap<>();
       byKind.forEach((kind, k) -> kinds.put(kind, new LinkedHashMap<>(Map.of("questions", k[0], "answered", k[1]))));
       figures.put("by_kind", kinds);
+      if (burstFigures != null) {
+        figures.put("burst", burstFigures);
+      }
       String text = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(figures);
       System.out.println(text);
       if (json != null) {
@@ -134,6 +145,53 @@ final class AnswerBench implements Callable<Integer> {
       }
       return 0;
     }
+  }
+
+  /**
+   * {@code n} questions published at once: how long each took to its outcome, how many got none,
+   * and the JVM's heap (the query service runs in it) sampled every 50 ms while they were answered.
+   */
+  private static Map<String, Object> burst(QuestionClient client, List<SampleQuestions.Gold> gold, int n) throws Exception {
+    List<QuestionRequested> qs = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      qs.add(QuestionRequested.newBuilder().setQueryId(UUID.randomUUID().toString()).setDatabaseId(SampleDatabase.DATABASE_ID)
+          .setQuestion(gold.get(i % gold.size()).question()).setOptions(QuestionOptions.newBuilder().build()).setRequestedBy("bench")
+          .setRequestedAtMs(System.currentTimeMillis()).build());
+    }
+    java.lang.management.MemoryMXBean memory = java.lang.management.ManagementFactory.getMemoryMXBean();
+    System.gc();
+    long before = memory.getHeapMemoryUsage().getUsed();
+    java.util.concurrent.atomic.AtomicLong peak = new java.util.concurrent.atomic.AtomicLong(before);
+    java.util.concurrent.ScheduledExecutorService sampler = java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
+    sampler.scheduleAtFixedRate(() -> peak.accumulateAndGet(memory.getHeapMemoryUsage().getUsed(), Math::max), 0, 50,
+        java.util.concurrent.TimeUnit.MILLISECONDS);
+    long t0 = System.nanoTime();
+    Map<String, QuestionClient.Outcome> outcomes;
+    try {
+      outcomes = client.burst(qs, Duration.ofMinutes(10));
+    } finally {
+      sampler.shutdownNow();
+    }
+    double seconds = (System.nanoTime() - t0) / 1e9;
+    System.gc();
+    List<Long> ms = outcomes.values().stream().map(QuestionClient.Outcome::roundTripMs).toList();
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("questions", n);
+    m.put("with_outcome", outcomes.size());
+    m.put("without_outcome", n - outcomes.size());
+    m.put("answered", outcomes.values().stream().filter(o -> o.answered().isPresent()).count());
+    m.put("seconds", Math.round(seconds * 10) / 10.0);
+    m.put("questions_per_s", Math.round(outcomes.size() / seconds * 10) / 10.0);
+    Map<String, Long> lat = percentiles(new ArrayList<>(ms));
+    lat.put("max", ms.isEmpty() ? 0L : java.util.Collections.max(ms));
+    m.put("e2e_ms", lat);
+    m.put("heap_mb_before", before >> 20);
+    m.put("heap_mb_peak", peak.get() >> 20);
+    m.put("heap_mb_after_gc", memory.getHeapMemoryUsage().getUsed() >> 20);
+    m.put("heap_mb_max", memory.getHeapMemoryUsage().getMax() >> 20);
+    System.out.printf("burst of %d: %d outcomes in %.1f s, p50 %d ms, p95 %d ms; heap %d MB before, %d MB peak, %d MB after GC%n", n,
+        outcomes.size(), seconds, lat.get("p50"), lat.get("p95"), before >> 20, peak.get() >> 20, memory.getHeapMemoryUsage().getUsed() >> 20);
+    return m;
   }
 
   private static Map<String, Long> percentiles(List<Long> values) {

@@ -82,6 +82,45 @@ final class QuestionClient implements AutoCloseable {
         + " s: is a query service consuming " + requests.name() + "?");
   }
 
+  /**
+   * Publishes every question at once, then collects their outcomes by query_id; each outcome's time
+   * is from its own publication. Questions without an outcome by the deadline are absent.
+   */
+  Map<String, Outcome> burst(List<QuestionRequested> questions, Duration timeout) throws Exception {
+    var requests = topics.requests();
+    Map<String, Long> sentAt = new HashMap<>();
+    List<java.util.concurrent.Future<?>> sends = new java.util.ArrayList<>();
+    for (QuestionRequested q : questions) {
+      sentAt.put(q.getQueryId(), System.nanoTime());
+      sends.add(producer.send(new ProducerRecord<>(requests.name(), requests.keySerde().serializer().serialize(requests.name(),
+          new QueryKey(q.getQueryId())), requests.valueSerde().serializer().serialize(requests.name(), q))));
+    }
+    for (var f : sends) {
+      f.get();
+    }
+    Map<String, Outcome> out = new HashMap<>();
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (out.size() < questions.size() && System.nanoTime() < deadline) {
+      for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(50))) {
+        long now = System.nanoTime();
+        if (r.topic().equals(topics.results().name())) {
+          QueryAnswered a = topics.results().valueSerde().deserializer().deserialize(r.topic(), r.value());
+          Long t0 = a == null ? null : sentAt.get(a.getQueryId());
+          if (t0 != null) {
+            out.putIfAbsent(a.getQueryId(), new Outcome(Optional.of(a), Optional.empty(), (now - t0) / 1_000_000));
+          }
+        } else {
+          QueryFailed f = topics.failures().valueSerde().deserializer().deserialize(r.topic(), r.value());
+          Long t0 = f == null ? null : sentAt.get(f.getQueryId());
+          if (t0 != null) {
+            out.putIfAbsent(f.getQueryId(), new Outcome(Optional.empty(), Optional.of(f), (now - t0) / 1_000_000));
+          }
+        }
+      }
+    }
+    return out;
+  }
+
   @Override
   public void close() {
     producer.close(Duration.ofSeconds(5));
