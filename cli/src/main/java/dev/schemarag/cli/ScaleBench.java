@@ -421,18 +421,20 @@ final class ScaleBench implements Callable<Integer> {
     return out;
   }
 
-  /** The statements in one transaction, sent in batches. */
+  /**
+   * The statements in batches of 500, each its own transaction: creating thousands of tables in
+   * one transaction runs out of PostgreSQL's lock table (max_locks_per_transaction).
+   */
   private static void execute(ConnectionSource db, List<String> statements) throws SQLException {
     try (Connection c = db.open(); Statement s = c.createStatement()) {
       c.setAutoCommit(false);
       for (int i = 0; i < statements.size(); i++) {
         s.addBatch(statements.get(i));
-        if (i % 1000 == 999) {
+        if (i % 500 == 499 || i == statements.size() - 1) {
           s.executeBatch();
+          c.commit();
         }
       }
-      s.executeBatch();
-      c.commit();
     }
   }
 
