@@ -126,7 +126,7 @@ final class ScaleBench implements Callable<Integer> {
       write(runs);
     }
     if (runs.size() > 1) {
-      printGrowth(runs);
+      System.out.print(growth(runs));
     }
     return 0;
   }
@@ -392,6 +392,8 @@ final class ScaleBench implements Callable<Integer> {
     out.put("p50_ms", round1(m.latencyPercentile(50)));
     out.put("p95_ms", round1(m.latencyPercentile(95)));
     out.put("p99_ms", round1(m.latencyPercentile(99)));
+    // Where the time goes (embedding, pgvector, Lucene, fusion, ...): dense search is what grows with the schema.
+    out.put("mean_stage_ms", m.meanStageMs());
     return out;
   }
 
@@ -438,17 +440,18 @@ final class ScaleBench implements Callable<Integer> {
     }
   }
 
-  /** How each cost grows from the first size to the others. */
-  private static void printGrowth(List<Map<String, Object>> runs) {
+  /** How each cost grows from the first size to the others: one row per figure, one column per size. */
+  static String growth(List<Map<String, Object>> runs) {
     String[][] rows = {
         {"first table searchable (s)", "initial_index", "first_table_s"},
         {"all tables indexed (s)", "initial_index", "seconds"},
         {"chunks", "initial_index", "chunks"},
-        {"chunks/s from the first snapshot", "initial_index", "embedded_per_s_from_first_snapshot"},
+        {"chunks embedded", "initial_index", "embedded"},
+        {"embedded/s from the first snapshot", "initial_index", "embedded_per_s_from_first_snapshot"},
         {"model alone (texts/s)", "initial_index", "model_texts_per_s"},
         {"heap after GC, pipeline idle (MB)", "memory", "heap_after_gc_mb_pipeline_idle"},
         {"query-side index heap (MB)", "memory", "query_index_heap_mb"},
-        {"RSS with the query index (MB)", "memory", "rss_mb_with_query_index"},
+        {"peak RSS (MB)", "memory", "peak_rss_mb"},
         {"pgvector table (MB)", "pgvector", "chunks_table_mb"},
         {"pgvector indexes (MB)", "pgvector", "chunks_indexes_mb"},
         {"query index load (s)", null, "query_index_load_s"},
@@ -456,29 +459,31 @@ final class ScaleBench implements Callable<Integer> {
         {"freshness p95 (ms)", "freshness", "p95_ms"},
         {"first question after a change p50 (ms)", "first_question_after_change", "p50_ms"},
     };
-    System.out.printf("%nhow each cost grows (x = times the first size's figure)%n");
-    StringBuilder head = new StringBuilder(String.format("%-42s", ""));
-    runs.forEach(r -> head.append(String.format("%22s", r.get("tables") + " tables")));
-    System.out.println(head);
+    StringBuilder out = new StringBuilder(String.format("%nhow each cost grows (xN: times the first size's figure)%n"));
+    out.append(String.format("%-42s", ""));
+    runs.forEach(r -> out.append(String.format("%22s", r.get("tables") + " tables")));
+    out.append(System.lineSeparator());
     for (String[] row : rows) {
-      printRow(runs, row[0], r -> number(row[1] == null ? r : sub(r, row[1]), row[2]));
+      growthRow(out, runs, row[0], r -> number(row[1] == null ? r : sub(r, row[1]), row[2]));
     }
     for (String set : List.of("spider-union", "bird-union", "all")) {
-      printRow(runs, set + " retrieval p95 (ms)", r -> number(sub(sub(r, "retrieval"), set), "p95_ms"));
-      printRow(runs, set + " packet recall", r -> number(sub(sub(r, "retrieval"), set), "packet_recall"));
-      printRow(runs, set + " packet F1", r -> number(sub(sub(r, "retrieval"), set), "packet_f1"));
+      growthRow(out, runs, set + " retrieval p95 (ms)", r -> number(sub(sub(r, "retrieval"), set), "p95_ms"));
+      growthRow(out, runs, set + " packet recall", r -> number(sub(sub(r, "retrieval"), set), "packet_recall"));
+      growthRow(out, runs, set + " packet F1", r -> number(sub(sub(r, "retrieval"), set), "packet_f1"));
     }
+    return out.toString();
   }
 
-  private static void printRow(List<Map<String, Object>> runs, String label, java.util.function.Function<Map<String, Object>, Double> value) {
-    StringBuilder line = new StringBuilder(String.format("%-42s", label));
+  private static void growthRow(StringBuilder out, List<Map<String, Object>> runs, String label,
+                                java.util.function.Function<Map<String, Object>, Double> value) {
+    out.append(String.format("%-42s", label));
     double firstValue = value.apply(runs.get(0));
     for (Map<String, Object> r : runs) {
       double v = value.apply(r);
       String growth = r == runs.get(0) || firstValue == 0 ? "" : String.format(Locale.ROOT, " (x%.2f)", v / firstValue);
-      line.append(String.format("%22s", String.format(Locale.ROOT, v >= 100 ? "%.0f" : "%.3g", v) + growth));
+      out.append(String.format("%22s", String.format(Locale.ROOT, v >= 100 ? "%.0f" : "%.3g", v) + growth));
     }
-    System.out.println(line);
+    out.append(System.lineSeparator());
   }
 
   @SuppressWarnings("unchecked")
