@@ -107,31 +107,13 @@ final class IndexBench implements Callable<Integer> {
       // The model again after the pipeline: on a shared machine its rate drifts, so both are kept.
       double modelAfter = modelTextsPerSecond(config, chunks);
       System.out.printf("embedding model alone, after the pipeline: %.0f texts/s%n", modelAfter);
-      double modelRate = (modelBefore + modelAfter) / 2;
-      Map<String, Object> figures = new LinkedHashMap<>();
-      figures.put("source", sample ? "erp" : schemaFile.toString());
-      figures.put("tables", initial.tables());
-      figures.put("chunks", initial.chunks());
-      figures.put("embedded", initial.embedded());
-      figures.put("seconds", Math.round(initial.seconds() * 10) / 10.0);
-      figures.put("chunks_per_s", Math.round(initial.chunks() / initial.seconds()));
-      figures.put("embedded_per_s", Math.round(initial.embedded() / initial.seconds()));
-      figures.put("first_table_s", Math.round(initial.firstUpdateSeconds() * 10) / 10.0);
-      double steady = initial.seconds() - initial.firstUpdateSeconds();
-      figures.put("chunks_per_s_after_first_table", steady > 0 ? Math.round(initial.chunks() / steady) : 0);
       // From the first snapshot record (its broker timestamp) to the last table indexed: the
       // pipeline's own rate, without the start-up of the services and of Debezium.
       long firstSnapshotMs = LivePipeline.firstRecordTimeMs(config, stack.bootstrapServers, stack.catalog.tables().name());
       double fromSnapshot = (startWallMs + initial.seconds() * 1000 - firstSnapshotMs) / 1000.0;
-      double pipelineRate = initial.embedded() / fromSnapshot;
-      figures.put("seconds_from_first_snapshot", Math.round(fromSnapshot * 10) / 10.0);
-      figures.put("embedded_per_s_from_first_snapshot", Math.round(pipelineRate));
-      figures.put("model_texts_per_s", Math.round(modelRate));
-      figures.put("model_texts_per_s_before_after", List.of(Math.round(modelBefore), Math.round(modelAfter)));
-      figures.put("indexer", timings(timings));
-      // Robust to the machine's load: the share of the pipeline's time the model was computing.
-      figures.put("model_busy_share", Math.round(timings.modelNanos() / 1e9 / fromSnapshot * 100) / 100.0);
-      figures.put("share_of_model_rate", Math.round(pipelineRate / modelRate * 100) / 100.0);
+      Map<String, Object> figures = new LinkedHashMap<>();
+      figures.put("source", sample ? "erp" : schemaFile.toString());
+      figures.putAll(initialIndexFigures(initial, timings, fromSnapshot, modelBefore, modelAfter));
       if (reindex) {
         figures.put("reindex", reindex(config, work, stack, model.size()));
       }
@@ -143,6 +125,36 @@ final class IndexBench implements Callable<Integer> {
       }
       return 0;
     }
+  }
+
+  /**
+   * The figures of an initial index: its size, times and rates, the rate from the first snapshot
+   * record ({@code fromSnapshot} seconds until the last table), the model's own rate (the mean of
+   * a probe before and one after) and the indexer's account of its time.
+   */
+  static Map<String, Object> initialIndexFigures(LivePipeline.InitialIndex initial, IndexSync.Timings timings, double fromSnapshot,
+                                                 double modelBefore, double modelAfter) {
+    double modelRate = (modelBefore + modelAfter) / 2;
+    Map<String, Object> figures = new LinkedHashMap<>();
+    figures.put("tables", initial.tables());
+    figures.put("chunks", initial.chunks());
+    figures.put("embedded", initial.embedded());
+    figures.put("seconds", Math.round(initial.seconds() * 10) / 10.0);
+    figures.put("chunks_per_s", Math.round(initial.chunks() / initial.seconds()));
+    figures.put("embedded_per_s", Math.round(initial.embedded() / initial.seconds()));
+    figures.put("first_table_s", Math.round(initial.firstUpdateSeconds() * 10) / 10.0);
+    double steady = initial.seconds() - initial.firstUpdateSeconds();
+    figures.put("chunks_per_s_after_first_table", steady > 0 ? Math.round(initial.chunks() / steady) : 0);
+    double pipelineRate = initial.embedded() / fromSnapshot;
+    figures.put("seconds_from_first_snapshot", Math.round(fromSnapshot * 10) / 10.0);
+    figures.put("embedded_per_s_from_first_snapshot", Math.round(pipelineRate));
+    figures.put("model_texts_per_s", Math.round(modelRate));
+    figures.put("model_texts_per_s_before_after", List.of(Math.round(modelBefore), Math.round(modelAfter)));
+    figures.put("indexer", timings(timings));
+    // Robust to the machine's load: the share of the pipeline's time the model was computing.
+    figures.put("model_busy_share", Math.round(timings.modelNanos() / 1e9 / fromSnapshot * 100) / 100.0);
+    figures.put("share_of_model_rate", Math.round(pipelineRate / modelRate * 100) / 100.0);
+    return figures;
   }
 
   /**
@@ -179,7 +191,7 @@ final class IndexBench implements Callable<Integer> {
    * writing pgvector (beside the next group's embedding; of it, what the indexer waited for), store
    * transactions and their mean size.
    */
-  private static Map<String, Object> timings(IndexSync.Timings t) {
+  static Map<String, Object> timings(IndexSync.Timings t) {
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("embed_s", Math.round(t.embedNanos() / 1e7) / 100.0);
     out.put("of_which_model_s", Math.round(t.modelNanos() / 1e7) / 100.0);
@@ -191,7 +203,7 @@ final class IndexBench implements Callable<Integer> {
   }
 
   /** The model's own rate on texts of this schema, in the engine's batches, after one warm-up batch. */
-  private static double modelTextsPerSecond(SchemaragConfig config, List<Chunk> chunks) {
+  static double modelTextsPerSecond(SchemaragConfig config, List<Chunk> chunks) {
     int batch = config.getInt(ConfigKeys.EMBEDDING_BATCH);
     Langchain4jEmbedder embedder = Langchain4jEmbedder.create(config.get(ConfigKeys.EMBEDDING_MODEL),
         config.get(ConfigKeys.EMBEDDING_BASE_URL), config.get(ConfigKeys.EMBEDDING_API_KEY), batch);

@@ -48,15 +48,23 @@ record IndexedSchema(SchemaIndex index, ConnectionSource db, Langchain4jEmbedder
       SchemaragConfig config = stack.config();
       Langchain4jEmbedder model = Langchain4jEmbedder.create(config.get(ConfigKeys.EMBEDDING_MODEL),
           config.get(ConfigKeys.EMBEDDING_BASE_URL), config.get(ConfigKeys.EMBEDDING_API_KEY), config.getInt(ConfigKeys.EMBEDDING_BATCH));
-      // What the query service loads: the catalog, and the chunks the indexer stored.
-      SchemaModel catalog = new PgCatalogReader(stack.db()).read(SampleDatabase.DATABASE_ID, SampleDatabase.SCHEMAS);
-      List<Chunk> stored = new PgChunkStore(stack.db()).load(SampleDatabase.DATABASE_ID);
-      return new IndexedSchema(new SchemaIndex(catalog, stored, settings), stack.db(), model, initial.chunks() / initial.seconds(),
-          List.of(stack));
+      return new IndexedSchema(fromStore(stack.db(), SampleDatabase.DATABASE_ID, SampleDatabase.SCHEMAS, settings), stack.db(), model,
+          initial.chunks() / initial.seconds(), List.of(stack));
     } catch (Exception e) {
       stack.close();
       throw e;
     }
+  }
+
+  /**
+   * What the query service loads for a database the live indexer serves: the catalog of its
+   * schemas, and the chunks the indexer stored.
+   */
+  static SchemaIndex fromStore(ConnectionSource db, String databaseId, List<String> schemas, RetrievalSettings settings)
+      throws java.sql.SQLException {
+    SchemaModel catalog = new PgCatalogReader(db).read(databaseId, schemas);
+    List<Chunk> stored = new PgChunkStore(db).load(databaseId);
+    return new SchemaIndex(catalog, stored, settings);
   }
 
   /** The benchmark schema (and docs) chunked and indexed from scratch into pgvector, so the throughput figure is real. */

@@ -22,10 +22,42 @@ final class SchemaDdl {
   record Ddl(List<String> statements, int skippedForeignKeys) {}
 
   static Ddl of(SchemaModel model, String schema) {
+    return of(model, List.of(schema), t -> new Placement(schema, t.name()));
+  }
+
+  /** Where a table of the model goes: its PostgreSQL schema and table name. */
+  record Placement(String schema, String table) {
+    /** The name the catalog reader gives the table once it is there. */
+    String modelName() {
+      return schema + "." + table;
+    }
+  }
+
+  /**
+   * Every table in the schema of its module (lower-cased, as an unquoted name would be), so that
+   * the catalog read back groups tables as the description did: a benchmark's {@code db_id}, or a
+   * generated module. A table named {@code module.table} loses the prefix there.
+   */
+  static Ddl inModules(SchemaModel model) {
+    List<String> schemas = model.tables().stream().map(t -> placeInModule(t).schema()).distinct().toList();
+    return of(model, schemas, SchemaDdl::placeInModule);
+  }
+
+  static Placement placeInModule(Table t) {
+    String module = t.module().orElseThrow(() -> new IllegalArgumentException("table " + t.name() + " has no module to be its schema"));
+    String prefix = module + ".";
+    String table = t.name().startsWith(prefix) ? t.name().substring(prefix.length()) : t.name();
+    return new Placement(module.toLowerCase(Locale.ROOT), table);
+  }
+
+  private static Ddl of(SchemaModel model, List<String> schemas, java.util.function.Function<Table, Placement> place) {
     List<String> out = new ArrayList<>();
-    out.add("DROP SCHEMA IF EXISTS " + quote(schema) + " CASCADE");
-    out.add("CREATE SCHEMA " + quote(schema));
+    for (String schema : schemas) {
+      out.add("DROP SCHEMA IF EXISTS " + quote(schema) + " CASCADE");
+      out.add("CREATE SCHEMA " + quote(schema));
+    }
     for (Table t : model.tables()) {
+      Placement at = place.apply(t);
       List<String> defs = new ArrayList<>();
       for (Column c : t.columns()) {
         defs.add(quote(c.name()) + " " + pgType(c.type()));
@@ -33,7 +65,7 @@ final class SchemaDdl {
       if (!t.primaryKey().isEmpty()) {
         defs.add("PRIMARY KEY (" + String.join(", ", t.primaryKey().stream().map(SchemaDdl::quote).toList()) + ")");
       }
-      String name = qualified(schema, t.name());
+      String name = qualified(at.schema(), at.table());
       out.add("CREATE TABLE " + name + " (" + String.join(", ", defs) + ")");
       t.comment().ifPresent(c -> out.add("COMMENT ON TABLE " + name + " IS " + literal(c)));
       for (Column c : t.columns()) {
@@ -50,17 +82,19 @@ final class SchemaDdl {
         skipped++;
         continue;
       }
-      out.add("ALTER TABLE " + qualified(schema, fk.fromTable()) + " ADD FOREIGN KEY (" + quote(fk.fromColumns().get(0)) + ") REFERENCES "
-          + qualified(schema, fk.toTable()) + " (" + quote(fk.toColumns().get(0)) + ")");
+      Placement f = place.apply(model.table(fk.fromTable()).orElseThrow());
+      Placement t = place.apply(to.get());
+      out.add("ALTER TABLE " + qualified(f.schema(), f.table()) + " ADD FOREIGN KEY (" + quote(fk.fromColumns().get(0)) + ") REFERENCES "
+          + qualified(t.schema(), t.table()) + " (" + quote(fk.toColumns().get(0)) + ")");
     }
     return new Ddl(out, skipped);
   }
 
-  /** The benchmark's portable types as PostgreSQL types; a type PostgreSQL knows is kept. */
+  /** The benchmarks' portable types (Spider's coarse ones, BIRD's SQLite ones) as PostgreSQL types; a type PostgreSQL knows is kept. */
   static String pgType(String type) {
     return switch (type.toLowerCase(Locale.ROOT)) {
       case "number" -> "numeric";
-      case "time" -> "timestamp";
+      case "time", "datetime" -> "timestamp";
       case "boolean" -> "boolean";
       case "others", "text", "" -> "text";
       default -> type.matches("[A-Za-z][A-Za-z0-9 (),]*") ? type : "text";

@@ -35,5 +35,22 @@ class SchemaDdlTest {
     assertThat(ddl.skippedForeignKeys()).isEqualTo(1);
     assertThat(SchemaDdl.pgType("others")).isEqualTo("text");
     assertThat(SchemaDdl.pgType("time")).isEqualTo("timestamp");
+    assertThat(SchemaDdl.pgType("datetime")).isEqualTo("timestamp");
+  }
+
+  @Test
+  void inModulesPutsEachTableInTheSchemaOfItsModule() {
+    SchemaModel model = new SchemaModel("bench", List.of(
+        new Table("Shop_A__customer", Optional.empty(), List.of(column("id", "number", true, null)), Optional.of("Shop_A")),
+        new Table("hr.employees", Optional.empty(), List.of(column("employee_id", "integer", true, null),
+            column("customer_id", "number", false, null)), Optional.of("hr"))),
+        List.of(new ForeignKey("a", "hr.employees", List.of("customer_id"), "Shop_A__customer", List.of("id"))));
+    SchemaDdl.Ddl ddl = SchemaDdl.inModules(model);
+    assertThat(ddl.statements()).contains("CREATE SCHEMA \"shop_a\"", "CREATE SCHEMA \"hr\"",
+        "CREATE TABLE \"shop_a\".\"Shop_A__customer\" (\"id\" numeric, PRIMARY KEY (\"id\"))",
+        "CREATE TABLE \"hr\".\"employees\" (\"employee_id\" integer, \"customer_id\" numeric, PRIMARY KEY (\"employee_id\"))",
+        "ALTER TABLE \"hr\".\"employees\" ADD FOREIGN KEY (\"customer_id\") REFERENCES \"shop_a\".\"Shop_A__customer\" (\"id\")");
+    assertThat(SchemaDdl.placeInModule(model.table("hr.employees").orElseThrow()).modelName()).isEqualTo("hr.employees");
+    assertThat(SchemaDdl.placeInModule(model.table("Shop_A__customer").orElseThrow()).modelName()).isEqualTo("shop_a.Shop_A__customer");
   }
 }

@@ -1,0 +1,540 @@
+package dev.schemarag.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.schemarag.core.chunk.Chunk;
+import dev.schemarag.core.chunk.Chunker;
+import dev.schemarag.core.config.ConfigKeys;
+import dev.schemarag.core.config.SchemaragConfig;
+import dev.schemarag.core.embed.Langchain4jEmbedder;
+import dev.schemarag.core.eval.BenchQuestion;
+import dev.schemarag.core.eval.RetrievalMetrics;
+import dev.schemarag.core.index.IndexSync;
+import dev.schemarag.core.retrieval.RetrievalSettings;
+import dev.schemarag.core.retrieval.SchemaIndexCache;
+import dev.schemarag.core.retrieval.SchemaRetriever;
+import dev.schemarag.core.schema.ForeignKey;
+import dev.schemarag.core.schema.SchemaJsonLoader;
+import dev.schemarag.core.schema.SchemaModel;
+import dev.schemarag.core.schema.Table;
+import dev.schemarag.core.source.PgCatalogReader;
+import dev.schemarag.core.store.ConnectionSource;
+import dev.schemarag.core.store.PgChunkStore;
+import dev.schemarag.core.store.PgDenseSearch;
+import dev.schemarag.events.index.IndexUpdate;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.Callable;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code ./schemarag bench scale}: the live pipeline on a database of N tables. The spider-union
+ * and bird-union schemas go in as DDL with their descriptions as comments (each benchmark database
+ * in a schema of its own), and generated enterprise modules fill up to N tables as distractors. On
+ * a fresh stack (empty embedding cache) it measures the initial index beside the model's own rate,
+ * the JVM's memory, the pgvector sizes, retrieval latency and packet quality on a seeded sample of
+ * the benchmarks' dev questions, freshness of schema changes, and the first question after a
+ * change. The ingest service, the indexer and the query side's index all run in this one JVM.
+ */
+@Command(name = "scale", description = "The live pipeline on a database of N tables (spider-union, bird-union and generated"
+    + " enterprise modules): indexing time and rate, memory, pgvector sizes, retrieval, freshness.")
+final class ScaleBench implements Callable<Integer> {
+
+  private static final String DATABASE_ID = "scale";
+  private static final String PROBE_SCHEMA = "scale_probe";
+  private static final int WARMUP = 20;
+  private static final String SHARED_JVM = "the ingest service, the indexer and the query side's index share this one JVM";
+
+  @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
+
+  @Option(names = "--tables", split = ",", defaultValue = "10000",
+      description = "tables in the database; several (e.g. 1000,3000,10000) run one after another on fresh stacks (default ${DEFAULT-VALUE})")
+  List<Integer> sizes;
+
+  @Option(names = "--json", description = "write the figures here as JSON")
+  Path json;
+
+  @Option(names = "--questions", defaultValue = "200",
+      description = "dev questions of each benchmark, a seeded sample (default ${DEFAULT-VALUE}; 0 = all)")
+  int questions;
+
+  @Option(names = "--changes", defaultValue = "50", description = "schema changes for the freshness figures (default ${DEFAULT-VALUE})")
+  int changes;
+
+  @Option(names = "--question-every", defaultValue = "5",
+      description = "after every this many changes, time the first question (default ${DEFAULT-VALUE})")
+  int questionEvery;
+
+  @Option(names = "--bench", defaultValue = "../shared/bench",
+      description = "folder holding spider-union/ and bird-union/ (default ${DEFAULT-VALUE})")
+  Path benchDir;
+
+  @Option(names = "--seed", defaultValue = "13", description = "seed of the generated modules and the question sample (default ${DEFAULT-VALUE})")
+  long seed;
+
+  @Option(names = "--pg-name", defaultValue = "scale-bench",
+      description = "name of the throwaway local PostgreSQL cluster (removed afterwards; default ${DEFAULT-VALUE})")
+  String pgName;
+
+  /** The benchmark schemas in one model, and their sampled questions by set. */
+  private record Benchmarks(SchemaModel model, Map<String, List<BenchQuestion>> questions) {}
+
+  @Override
+  public Integer call() throws Exception {
+    Main main = (Main) spec.parent().parent().userObject();
+    SchemaragConfig base = main.config();
+    if (base.optional(ConfigKeys.DB_URL).isPresent()) {
+      throw new IllegalArgumentException("bench scale measures a fresh stack with an empty embedding cache: unset db.url");
+    }
+    if (changes < 1 || questionEvery < 1 || questions < 0) {
+      throw new IllegalArgumentException("--changes and --question-every must be at least 1 and --questions at least 0");
+    }
+    if (json != null && json.toAbsolutePath().getParent() != null) {
+      Files.createDirectories(json.toAbsolutePath().getParent());
+    }
+    Benchmarks bench = loadBenchmarks();
+    for (int n : sizes) {
+      if (n < bench.model().size()) {
+        throw new IllegalArgumentException("--tables " + n + " is below the " + bench.model().size()
+            + " tables of spider-union and bird-union, which are always loaded");
+      }
+    }
+    List<Map<String, Object>> runs = new ArrayList<>();
+    for (int n : sizes) {
+      System.out.printf("%n=== %d tables ===%n", n);
+      runs.add(run(base, bench, n));
+      write(runs);
+    }
+    if (runs.size() > 1) {
+      System.out.print(growth(runs));
+    }
+    return 0;
+  }
+
+  private void write(List<Map<String, Object>> runs) throws java.io.IOException {
+    if (json == null) {
+      return;
+    }
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("note", SHARED_JVM);
+    out.put("runs", runs);
+    new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(json.toFile(), out);
+    System.out.println("figures written to " + json);
+  }
+
+  private Benchmarks loadBenchmarks() throws Exception {
+    List<Table> tables = new ArrayList<>();
+    List<ForeignKey> fks = new ArrayList<>();
+    Map<String, List<BenchQuestion>> sets = new LinkedHashMap<>();
+    Set<String> taken = new java.util.HashSet<>();
+    for (String set : List.of("spider-union", "bird-union")) {
+      Path schema = benchDir.resolve(set).resolve("schema.json");
+      Path dev = benchDir.resolve(set).resolve("dev-questions.jsonl");
+      if (!Files.isRegularFile(schema) || !Files.isRegularFile(dev)) {
+        throw new IllegalArgumentException("the benchmark files " + schema + " and " + dev + " are needed (give --bench DIR)");
+      }
+      SchemaModel model = SchemaJsonLoader.load(schema);
+      // A database both benchmarks hold (formula_1) keeps apart: the later one's schema gets the set's name.
+      String suffix = "_" + set.substring(0, set.indexOf('-'));
+      Set<String> modules = new java.util.HashSet<>();
+      Map<String, Table> renamed = new HashMap<>();
+      for (Table t : model.tables()) {
+        String module = t.module().orElse("");
+        modules.add(module);
+        Table placed = taken.contains(module)
+            ? new Table(module + suffix + "." + t.name(), t.comment(), t.columns(), java.util.Optional.of(module + suffix)) : t;
+        renamed.put(t.name(), placed);
+        tables.add(placed);
+      }
+      taken.addAll(modules);
+      for (ForeignKey fk : model.foreignKeys()) {
+        fks.add(new ForeignKey(fk.name(), renamed.get(fk.fromTable()).name(), fk.fromColumns(), renamed.get(fk.toTable()).name(),
+            fk.toColumns()));
+      }
+      List<BenchQuestion> all = new ArrayList<>(BenchQuestion.load(dev));
+      Collections.shuffle(all, new Random(seed));
+      // Gold names as the catalog reads them back: each benchmark database is a schema of its own.
+      sets.put(set, (questions == 0 ? all : all.subList(0, Math.min(questions, all.size()))).stream()
+          .map(q -> placeGold(renamed, q)).toList());
+    }
+    return new Benchmarks(new SchemaModel(DATABASE_ID, tables, fks), sets);
+  }
+
+  private static BenchQuestion placeGold(Map<String, Table> tables, BenchQuestion q) {
+    List<String> gold = q.goldTables().stream().map(t -> placedName(tables, t)).toList();
+    List<String> columns = q.goldColumns().stream().map(c -> {
+      int dot = c.indexOf('.');
+      return placedName(tables, c.substring(0, dot)) + c.substring(dot);
+    }).toList();
+    return new BenchQuestion(q.id(), q.question(), gold, columns);
+  }
+
+  private static String placedName(Map<String, Table> tables, String table) {
+    Table t = tables.get(table);
+    if (t == null) {
+      throw new IllegalArgumentException("gold table " + table + " is not in the benchmark schema");
+    }
+    return SchemaDdl.placeInModule(t).modelName();
+  }
+
+  private Map<String, Object> run(SchemaragConfig base, Benchmarks bench, int n) throws Exception {
+    Set<String> benchSchemas = new LinkedHashSet<>();
+    bench.model().tables().forEach(t -> benchSchemas.add(SchemaDdl.placeInModule(t).schema()));
+    SchemaModel generated = EnterpriseSchemaGenerator.generate(DATABASE_ID, seed, n - bench.model().size(), benchSchemas);
+    List<Table> tables = new ArrayList<>(bench.model().tables());
+    tables.addAll(generated.tables());
+    List<ForeignKey> fks = new ArrayList<>(bench.model().foreignKeys());
+    fks.addAll(generated.foreignKeys());
+    SchemaModel full = new SchemaModel(DATABASE_ID, tables, fks);
+    SchemaDdl.Ddl ddl = SchemaDdl.inModules(full);
+    List<String> schemas = new ArrayList<>(full.tables().stream().map(t -> SchemaDdl.placeInModule(t).schema()).distinct().toList());
+    int modules = schemas.size();
+    schemas.add(PROBE_SCHEMA);
+
+    Path work = Files.createTempDirectory("schemarag-scale-bench");
+    Map<String, String> overrides = new HashMap<>();
+    overrides.put("database.id", DATABASE_ID);
+    overrides.put("catalog.schemas", String.join(",", schemas));
+    overrides.put("indexer.application.id", "schemarag-scale-bench-" + System.currentTimeMillis());
+    overrides.put("indexer.state.dir", work.resolve("streams").toString());
+    overrides.put("docs.root", work.resolve("docs").toString());
+    overrides.put("local.dir", work.resolve("stack").toString());
+    overrides.put("local.pg.name", pgName);
+    SchemaragConfig config = base.with(overrides);
+    Map<String, Object> figures = new LinkedHashMap<>();
+    try (LocalStack stack = LocalStack.start(config, LocalStackState.at(config), System.out)) {
+      ConnectionSource db = ConnectionSource.of(stack.dbUrl, config.get(ConfigKeys.DB_USER), config.get(ConfigKeys.DB_PASSWORD));
+      long t0 = System.nanoTime();
+      execute(db, ddl.statements());
+      SchemaModel catalog = new PgCatalogReader(db).read(DATABASE_ID, schemas);
+      double loadSeconds = (System.nanoTime() - t0) / 1e9;
+      System.out.printf(Locale.ROOT, "loaded %d tables in %d schemas (%d of spider-union and bird-union, %d generated in %d modules), %d foreign keys,"
+              + " in %.1f s (%d foreign keys PostgreSQL cannot take were left out)%n", catalog.size(), modules, bench.model().size(),
+          generated.size(), modules - benchSchemas.size(), catalog.foreignKeys().size(), loadSeconds, ddl.skippedForeignKeys());
+      if (catalog.size() != n) {
+        throw new IllegalStateException("the database holds " + catalog.size() + " tables, not " + n);
+      }
+      figures.put("tables", n);
+      figures.put("tables_benchmark", bench.model().size());
+      figures.put("tables_generated", generated.size());
+      figures.put("schemas", modules);
+      figures.put("foreign_keys", catalog.foreignKeys().size());
+      figures.put("ddl_load_s", round1(loadSeconds));
+
+      // The model's own rate on texts spread over the whole schema, not only its first tables.
+      List<Chunk> chunks = Chunker.chunkAll(catalog, Map.of());
+      List<Chunk> spread = new ArrayList<>();
+      for (int i = 0; i < chunks.size(); i += Math.max(1, chunks.size() / 600)) {
+        spread.add(chunks.get(i));
+      }
+      double modelBefore = IndexBench.modelTextsPerSecond(config, spread);
+      System.out.printf("embedding model alone: %.0f texts/s%n", modelBefore);
+
+      RetrievalSettings settings = RetrievalSettings.from(config);
+      SchemaIndexCache indexes = new SchemaIndexCache(id -> {
+        try {
+          return IndexedSchema.fromStore(db, id, schemas, settings);
+        } catch (SQLException e) {
+          throw new IllegalStateException("cannot load the index of " + id + ": " + e.getMessage(), e);
+        }
+      });
+      BlockingQueue<IndexUpdate> updates = new LinkedBlockingQueue<>();
+      AtomicBoolean probeChanged = new AtomicBoolean();
+      long start = System.nanoTime();
+      long startWallMs = System.currentTimeMillis();
+      // As the query service's follower of index events does: any update drops the loaded index.
+      try (LivePipeline pipeline = LivePipeline.start(config, stack.dbUrl, stack.bootstrapServers, u -> {
+        indexes.invalidate(u.getDatabaseId());
+        if (PROBE_SCHEMA.equals(u.getSchemaName())) {
+          probeChanged.set(true);
+        } else {
+          updates.add(u);
+        }
+      })) {
+        LivePipeline.InitialIndex initial = LivePipeline.awaitTables(updates, n, start);
+        IndexSync.Timings timings = pipeline.indexerTimings();
+        long firstSnapshotMs = LivePipeline.firstRecordTimeMs(config, stack.bootstrapServers, stack.catalog.tables().name());
+        double fromSnapshot = (startWallMs + initial.seconds() * 1000 - firstSnapshotMs) / 1000.0;
+        double modelAfter = IndexBench.modelTextsPerSecond(config, spread);
+        System.out.printf("embedding model alone, after the initial index: %.0f texts/s%n", modelAfter);
+        Map<String, Object> index = IndexBench.initialIndexFigures(initial, timings, fromSnapshot, modelBefore, modelAfter);
+        figures.put("initial_index", index);
+        System.out.printf(Locale.ROOT, "initial index: first table searchable after %.1f s, all %d tables (%d chunks) after %.1f s;"
+                + " %d chunks/s from the first snapshot, the model alone %d texts/s (%.2f of it)%n", initial.firstUpdateSeconds(),
+            initial.tables(), initial.chunks(), initial.seconds(), index.get("embedded_per_s_from_first_snapshot"),
+            index.get("model_texts_per_s"), (Double) index.get("share_of_model_rate"));
+
+        Map<String, Object> memory = new LinkedHashMap<>();
+        memory.put("note", SHARED_JVM);
+        memory.put("max_heap_mb", mb(Runtime.getRuntime().maxMemory()));
+        long pipelineHeap = heapAfterGc();
+        memory.put("heap_after_gc_mb_pipeline_idle", mb(pipelineHeap));
+        memory.put("rss_mb_pipeline_idle", mb(procStatus("VmRSS:")));
+        figures.put("pgvector", pgvectorSizes(db));
+
+        long l0 = System.nanoTime();
+        indexes.get(DATABASE_ID);
+        double indexLoad = (System.nanoTime() - l0) / 1e9;
+        figures.put("query_index_load_s", round1(indexLoad));
+        long withIndex = heapAfterGc();
+        memory.put("heap_after_gc_mb_with_query_index", mb(withIndex));
+        memory.put("query_index_heap_mb", mb(withIndex - pipelineHeap));
+        memory.put("rss_mb_with_query_index", mb(procStatus("VmRSS:")));
+        figures.put("memory", memory);
+        System.out.printf(Locale.ROOT, "memory (%s): heap after GC %d MB with the pipeline idle, %d MB with the query side's index loaded"
+                + " (%.1f s to load); RSS %d MB%n", SHARED_JVM, mb(pipelineHeap), mb(withIndex), indexLoad,
+            mb(procStatus("VmRSS:")));
+
+        Langchain4jEmbedder model = Langchain4jEmbedder.create(config.get(ConfigKeys.EMBEDDING_MODEL),
+            config.get(ConfigKeys.EMBEDDING_BASE_URL), config.get(ConfigKeys.EMBEDDING_API_KEY), config.getInt(ConfigKeys.EMBEDDING_BATCH));
+        try (PgDenseSearch dense = new PgDenseSearch(db, DATABASE_ID)) {
+          RetrievalMetrics steady = retrieval(bench, indexes, dense, model, settings, figures);
+          double steadyP95 = steady.latencyPercentile(95);
+
+          SchemaChanges probe = new SchemaChanges(db, DATABASE_ID, PROBE_SCHEMA);
+          probe.createProbe();
+          probe.awaitProbe(dense, model, Duration.ofSeconds(120));
+          List<BenchQuestion> asked = bench.questions().values().iterator().next();
+          List<Double> afterChange = new ArrayList<>();
+          System.out.printf("%d schema changes beside %d tables:%n", changes, n);
+          List<SchemaChanges.Measured> measured = probe.apply(changes, dense, model, i -> {
+            // The change's index update must have reached the query side before the question.
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (!probeChanged.get() && System.nanoTime() < deadline) {
+              Thread.sleep(2);
+            }
+            probeChanged.set(false);
+            if (i % questionEvery != questionEvery - 1) {
+              return;
+            }
+            long q0 = System.nanoTime();
+            new SchemaRetriever(indexes.get(DATABASE_ID), dense, model, settings).retrieve(asked.get(i % asked.size()).question());
+            double ms = (System.nanoTime() - q0) / 1e6;
+            afterChange.add(ms);
+            System.out.printf(Locale.ROOT, "       first question after it: %.0f ms%n", ms);
+          });
+          Map<String, Object> freshness = SchemaChanges.figures(measured);
+          figures.put("freshness", freshness);
+          Map<String, Object> first = new LinkedHashMap<>();
+          first.put("questions", afterChange.size());
+          first.put("p50_ms", round1(percentile(afterChange, 50)));
+          first.put("max_ms", round1(Collections.max(afterChange)));
+          first.put("steady_p95_ms", round1(steadyP95));
+          figures.put("first_question_after_change", first);
+          System.out.printf(Locale.ROOT, "freshness over %d changes: p50 %d ms, p95 %d ms; first question after a change: p50 %.0f ms,"
+                  + " max %.0f ms (%d questions) vs steady p95 %.1f ms%n", changes, freshness.get("p50_ms"), freshness.get("p95_ms"),
+              percentile(afterChange, 50), Collections.max(afterChange), afterChange.size(), steadyP95);
+        }
+        memory.put("heap_after_gc_mb_end", mb(heapAfterGc()));
+        memory.put("peak_rss_mb", mb(procStatus("VmHWM:")));
+      }
+    }
+    return figures;
+  }
+
+  /** Retrieval over the sampled questions of each benchmark, after a warm-up; the figures go into {@code figures}. */
+  private static RetrievalMetrics retrieval(Benchmarks bench, SchemaIndexCache indexes, PgDenseSearch dense, Langchain4jEmbedder model,
+                                            RetrievalSettings settings, Map<String, Object> figures) {
+    List<BenchQuestion> first = bench.questions().values().iterator().next();
+    for (int i = 0; i < Math.min(WARMUP, first.size()); i++) {
+      new SchemaRetriever(indexes.get(DATABASE_ID), dense, model, settings).retrieve(first.get(i).question());
+    }
+    RetrievalMetrics all = new RetrievalMetrics();
+    Map<String, Object> out = new LinkedHashMap<>();
+    for (Map.Entry<String, List<BenchQuestion>> set : bench.questions().entrySet()) {
+      RetrievalMetrics metrics = new RetrievalMetrics();
+      for (BenchQuestion q : set.getValue()) {
+        long s = System.nanoTime();
+        // As the query service asks: the loaded index of the database, a retriever per question.
+        var packet = new SchemaRetriever(indexes.get(DATABASE_ID), dense, model, settings).retrieve(q.question());
+        double ms = (System.nanoTime() - s) / 1e6;
+        metrics.add(q, packet, ms);
+        all.add(q, packet, ms);
+      }
+      out.put(set.getKey(), quality(metrics));
+      System.out.printf(Locale.ROOT, "%-13s %d questions: packet recall / precision / F1 %.3f / %.3f / %.3f; latency p50 / p95 / p99"
+              + " %.1f / %.1f / %.1f ms%n", set.getKey(), metrics.questions(), metrics.packetRecall(), metrics.packetPrecision(),
+          metrics.packetF1(), metrics.latencyPercentile(50), metrics.latencyPercentile(95), metrics.latencyPercentile(99));
+    }
+    out.put("all", quality(all));
+    out.put("warmup_questions", WARMUP);
+    figures.put("retrieval", out);
+    return all;
+  }
+
+  private static Map<String, Object> quality(RetrievalMetrics m) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("questions", m.questions());
+    out.put("packet_recall", round3(m.packetRecall()));
+    out.put("packet_precision", round3(m.packetPrecision()));
+    out.put("packet_f1", round3(m.packetF1()));
+    out.put("tables_per_packet", round3(m.avgPacketTables()));
+    out.put("p50_ms", round1(m.latencyPercentile(50)));
+    out.put("p95_ms", round1(m.latencyPercentile(95)));
+    out.put("p99_ms", round1(m.latencyPercentile(99)));
+    // Where the time goes (embedding, pgvector, Lucene, fusion, ...): dense search is what grows with the schema.
+    out.put("mean_stage_ms", m.meanStageMs());
+    return out;
+  }
+
+  /** The chunk table's heap and each of its indexes, and the embedding cache, in MB. */
+  private static Map<String, Object> pgvectorSizes(ConnectionSource db) throws SQLException {
+    Map<String, Object> out = new LinkedHashMap<>();
+    String chunks = PgChunkStore.SCHEMA + ".chunks";
+    try (Connection c = db.open(); Statement s = c.createStatement()) {
+      try (ResultSet rs = s.executeQuery("SELECT count(*), pg_table_size('" + chunks + "'), pg_indexes_size('" + chunks + "'),"
+          + " pg_total_relation_size('" + PgChunkStore.SCHEMA + ".embedding_cache') FROM " + chunks)) {
+        rs.next();
+        out.put("chunk_rows", rs.getLong(1));
+        out.put("chunks_table_mb", mbExact(rs.getLong(2)));
+        out.put("chunks_indexes_mb", mbExact(rs.getLong(3)));
+        out.put("embedding_cache_mb", mbExact(rs.getLong(4)));
+      }
+      Map<String, Object> indexes = new LinkedHashMap<>();
+      try (ResultSet rs = s.executeQuery("SELECT c.relname, pg_relation_size(c.oid) FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid"
+          + " WHERE i.indrelid = '" + chunks + "'::regclass ORDER BY c.relname")) {
+        while (rs.next()) {
+          indexes.put(rs.getString(1), mbExact(rs.getLong(2)));
+        }
+      }
+      out.put("indexes_mb", indexes);
+    }
+    System.out.printf("pgvector: %s%n", out);
+    return out;
+  }
+
+  /**
+   * The statements in batches of 500, each its own transaction: creating thousands of tables in
+   * one transaction runs out of PostgreSQL's lock table (max_locks_per_transaction).
+   */
+  private static void execute(ConnectionSource db, List<String> statements) throws SQLException {
+    try (Connection c = db.open(); Statement s = c.createStatement()) {
+      c.setAutoCommit(false);
+      for (int i = 0; i < statements.size(); i++) {
+        s.addBatch(statements.get(i));
+        if (i % 500 == 499 || i == statements.size() - 1) {
+          s.executeBatch();
+          c.commit();
+        }
+      }
+    }
+  }
+
+  /** How each cost grows from the first size to the others: one row per figure, one column per size. */
+  static String growth(List<Map<String, Object>> runs) {
+    String[][] rows = {
+        {"first table searchable (s)", "initial_index", "first_table_s"},
+        {"all tables indexed (s)", "initial_index", "seconds"},
+        {"chunks", "initial_index", "chunks"},
+        {"chunks embedded", "initial_index", "embedded"},
+        {"embedded/s from the first snapshot", "initial_index", "embedded_per_s_from_first_snapshot"},
+        {"model alone (texts/s)", "initial_index", "model_texts_per_s"},
+        {"heap after GC, pipeline idle (MB)", "memory", "heap_after_gc_mb_pipeline_idle"},
+        {"query-side index heap (MB)", "memory", "query_index_heap_mb"},
+        {"peak RSS (MB)", "memory", "peak_rss_mb"},
+        {"pgvector table (MB)", "pgvector", "chunks_table_mb"},
+        {"pgvector indexes (MB)", "pgvector", "chunks_indexes_mb"},
+        {"query index load (s)", null, "query_index_load_s"},
+        {"freshness p50 (ms)", "freshness", "p50_ms"},
+        {"freshness p95 (ms)", "freshness", "p95_ms"},
+        {"first question after a change p50 (ms)", "first_question_after_change", "p50_ms"},
+    };
+    StringBuilder out = new StringBuilder(String.format("%nhow each cost grows (xN: times the first size's figure)%n"));
+    out.append(String.format("%-42s", ""));
+    runs.forEach(r -> out.append(String.format("%22s", r.get("tables") + " tables")));
+    out.append(System.lineSeparator());
+    for (String[] row : rows) {
+      growthRow(out, runs, row[0], r -> number(row[1] == null ? r : sub(r, row[1]), row[2]));
+    }
+    for (String set : List.of("spider-union", "bird-union", "all")) {
+      growthRow(out, runs, set + " retrieval p95 (ms)", r -> number(sub(sub(r, "retrieval"), set), "p95_ms"));
+      growthRow(out, runs, set + " packet recall", r -> number(sub(sub(r, "retrieval"), set), "packet_recall"));
+      growthRow(out, runs, set + " packet F1", r -> number(sub(sub(r, "retrieval"), set), "packet_f1"));
+    }
+    return out.toString();
+  }
+
+  private static void growthRow(StringBuilder out, List<Map<String, Object>> runs, String label,
+                                java.util.function.Function<Map<String, Object>, Double> value) {
+    out.append(String.format("%-42s", label));
+    double firstValue = value.apply(runs.get(0));
+    for (Map<String, Object> r : runs) {
+      double v = value.apply(r);
+      String growth = r == runs.get(0) || firstValue == 0 ? "" : String.format(Locale.ROOT, " (x%.2f)", v / firstValue);
+      out.append(String.format("%22s", String.format(Locale.ROOT, v >= 100 ? "%.0f" : "%.3g", v) + growth));
+    }
+    out.append(System.lineSeparator());
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> sub(Map<String, Object> m, String key) {
+    return (Map<String, Object>) m.get(key);
+  }
+
+  private static double number(Map<String, Object> m, String key) {
+    return ((Number) m.get(key)).doubleValue();
+  }
+
+  private static long heapAfterGc() {
+    System.gc();
+    System.gc();
+    return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+  }
+
+  /** A size field of /proc/self/status (VmRSS, VmHWM) in bytes; -1 where there is none. */
+  private static long procStatus(String field) {
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+        if (line.startsWith(field)) {
+          return Long.parseLong(line.substring(field.length()).trim().split("\\s+")[0]) * 1024;
+        }
+      }
+    } catch (java.io.IOException | RuntimeException e) {
+      return -1;
+    }
+    return -1;
+  }
+
+  private static double percentile(List<Double> values, int p) {
+    List<Double> sorted = new ArrayList<>(values);
+    Collections.sort(sorted);
+    int idx = (int) Math.ceil(p / 100.0 * sorted.size()) - 1;
+    return sorted.get(Math.max(0, Math.min(sorted.size() - 1, idx)));
+  }
+
+  private static long mb(long bytes) {
+    return bytes < 0 ? -1 : Math.round(bytes / 1048576.0);
+  }
+
+  private static double mbExact(long bytes) {
+    return Math.round(bytes / 1048576.0 * 10) / 10.0;
+  }
+
+  private static double round1(double v) {
+    return Math.round(v * 10) / 10.0;
+  }
+
+  private static double round3(double v) {
+    return Math.round(v * 1000) / 1000.0;
+  }
+}
