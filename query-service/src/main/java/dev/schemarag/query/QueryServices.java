@@ -88,7 +88,7 @@ public final class QueryServices {
       } catch (SQLException e) {
         throw new IllegalStateException("cannot load the index of database " + databaseId + ": " + e.getMessage(), e);
       }
-    });
+    }, (id, tables) -> changedTables(admin, store, id, schemas, tables));
     // Pooled: a question costs three ledger statements and one read-only execution, and a new
     // PostgreSQL backend for each costs about 5 ms.
     int poolSize = Math.max(4, config.getInt(ConfigKeys.QUERY_WORKERS) + 1);
@@ -114,6 +114,21 @@ public final class QueryServices {
         : Optional.of(new IndexChangeFollower(topics.indexEvents(), topics.ddl(), kafka, indexes, db -> views.invalidate()));
     return new QueryService(topics, handler, new AnswerLedger(ledgerDb), kafka, config.get(ConfigKeys.QUERY_GROUP), follower,
         List.of(reader, ledgerDb));
+  }
+
+  /**
+   * Some tables as they are now, for an update of the loaded index in place: each one's catalog
+   * entry with the tables its foreign keys touch (not the whole catalog), and its stored chunks.
+   */
+  static List<SchemaIndex.TableChange> changedTables(ConnectionSource admin, PgChunkStore store, String databaseId, List<String> schemas,
+                                                     java.util.Collection<String> tables) throws SQLException {
+    SchemaModel around = new PgCatalogReader(admin).readTables(databaseId, schemas, tables);
+    Map<String, List<Chunk>> chunks = new HashMap<>();
+    for (Chunk c : store.load(databaseId, tables)) {
+      chunks.computeIfAbsent(c.table(), t -> new java.util.ArrayList<>()).add(c);
+    }
+    return tables.stream().map(t -> new SchemaIndex.TableChange(t, around.table(t), around.edges(t), chunks.getOrDefault(t, List.of())))
+        .toList();
   }
 
   /**

@@ -92,4 +92,36 @@ public final class SchemaModel {
     }
     return new SchemaModel(databaseId, next.values(), fks);
   }
+
+  /**
+   * A copy with several tables replaced, added (present) or removed (empty), and every foreign key
+   * touching one of them, in either direction, replaced by {@code edges}: as the catalog now
+   * describes those tables. Kept tables and keys keep their order; new ones come after.
+   */
+  public SchemaModel withTables(Map<String, Optional<Table>> changed, Collection<ForeignKey> edges) {
+    Map<String, Table> next = new LinkedHashMap<>(tables);
+    changed.forEach((name, table) -> {
+      if (table.isPresent()) {
+        if (!table.get().name().equals(name)) {
+          throw new IllegalArgumentException("table " + table.get().name() + " given as " + name);
+        }
+        next.put(name, table.get());
+      } else {
+        next.remove(name);
+      }
+    });
+    Set<ForeignKey> fks = new LinkedHashSet<>();
+    for (ForeignKey fk : foreignKeys) {
+      if (!changed.containsKey(fk.fromTable()) && !changed.containsKey(fk.toTable())) {
+        fks.add(fk);
+      }
+    }
+    for (ForeignKey fk : edges) {
+      if (!changed.containsKey(fk.fromTable()) && !changed.containsKey(fk.toTable())) {
+        throw new IllegalArgumentException("foreign key " + fk.name() + " touches none of the changed tables " + changed.keySet());
+      }
+      fks.add(fk);
+    }
+    return new SchemaModel(databaseId, next.values(), fks);
+  }
 }
