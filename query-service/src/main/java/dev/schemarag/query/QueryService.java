@@ -10,6 +10,7 @@ import dev.schemarag.events.nlq.QuestionRequested;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import dev.schemarag.core.retrieval.SchemaIndexCache;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -79,6 +80,11 @@ public final class QueryService implements AutoCloseable {
     this.kafka = Map.copyOf(kafka);
     this.groupId = groupId;
     this.follower = follower;
+  }
+
+  /** The loaded indexes (diagnostics and tests: full loads, table updates). */
+  SchemaIndexCache indexes() {
+    return handler.indexes();
   }
 
   /** Starts with meters nobody reads; see {@link #start(int, MeterRegistry)}. */
