@@ -108,11 +108,12 @@ public final class SchemaIndexCache {
         return current;
       }
       if (current != null) {
+        // Taken off the pending set only once applied: a question meanwhile waits for this version rather than take the last.
         List<String> names = new ArrayList<>(waiting);
-        waiting.removeAll(names);
         try {
           SchemaIndex next = current.withTables(tables.read(databaseId, names));
           loaded.put(databaseId, next);
+          waiting.removeAll(names);
           tableUpdates.addAndGet(names.size());
           return next;
         } catch (Exception e) {
