@@ -26,9 +26,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Follows the indexer's {@code index.events} and tells the query side which table changed, so its
- * loaded index is updated for that table (not rebuilt) as soon as the event arrives. It also follows the captured DDL
- * ({@code ddl} topic, GRANT and REVOKE included) so that the privileges cached for principals'
- * roles are read again. Every query-service instance must see every change, so it reads all
+ * loaded index is updated for that table, not rebuilt, as soon as the event arrives. It also
+ * follows the captured DDL ({@code ddl} topic, GRANT and REVOKE included) so that the privileges
+ * cached for principals' roles are read again. Every query-service instance must see every change, so it reads all
  * partitions without a consumer group, from the end: what happened before it started is already
  * in the store and the catalog it loads from.
  */

@@ -2,6 +2,7 @@ package dev.schemarag.query;
 
 import dev.schemarag.contracts.Topic;
 import dev.schemarag.contracts.TopicCatalog;
+import dev.schemarag.core.retrieval.SchemaIndexCache;
 import dev.schemarag.events.nlq.ExamRecord;
 import dev.schemarag.events.nlq.QueryAnswered;
 import dev.schemarag.events.nlq.QueryFailed;
@@ -10,7 +11,6 @@ import dev.schemarag.events.nlq.QuestionRequested;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import dev.schemarag.core.retrieval.SchemaIndexCache;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -8,6 +8,8 @@ import dev.schemarag.core.chunk.Chunk;
 import dev.schemarag.core.chunk.ChunkKind;
 import dev.schemarag.core.chunk.Chunker;
 import dev.schemarag.core.embed.Embedder;
+import dev.schemarag.core.index.ChunkStore;
+import dev.schemarag.core.index.InMemoryChunkStore;
 import dev.schemarag.core.schema.Column;
 import dev.schemarag.core.schema.ForeignKey;
 import dev.schemarag.core.schema.SchemaModel;
@@ -132,12 +134,14 @@ class IncrementalIndexTest {
   }
 
   /**
-   * Moves the index from one catalog state to the next as index events would: one update per table
-   * whose catalog entry or chunks changed, each read from the new state.
+   * Moves the index from one catalog state to the next as the pipeline would: the new state's
+   * chunks written to the store, then one update per table whose catalog entry or chunks changed,
+   * each with its chunks read back from the store.
    */
-  private static SchemaIndex apply(SchemaIndex index, SchemaModel before, SchemaModel after) {
+  private static SchemaIndex apply(SchemaIndex index, SchemaModel before, SchemaModel after, InMemoryChunkStore store) {
     Map<String, List<Chunk>> old = chunks(before);
     Map<String, List<Chunk>> now = chunks(after);
+    write(store, now);
     Set<String> names = new LinkedHashSet<>();
     before.tables().forEach(t -> names.add(t.name()));
     after.tables().forEach(t -> names.add(t.name()));
@@ -146,10 +150,18 @@ class IncrementalIndexTest {
           || !hashes(old.get(name)).equals(hashes(now.get(name)));
       if (changed) {
         index = index.withTables(List.of(new SchemaIndex.TableChange(name, after.table(name), after.edges(name),
-            now.getOrDefault(name, List.of()))));
+            store.load("erp", List.of(name)))));
       }
     }
     return index;
+  }
+
+  /** The store holding exactly {@code chunks} (vectors play no part here: dense search is the same for both indexes). */
+  private static void write(InMemoryChunkStore store, Map<String, List<Chunk>> chunks) {
+    Set<String> ids = chunks.values().stream().flatMap(List::stream).map(Chunk::id).collect(Collectors.toSet());
+    List<ChunkStore.Removal> gone = store.all().keySet().stream().filter(id -> !ids.contains(id)).map(id -> new ChunkStore.Removal(id, 1)).toList();
+    List<ChunkStore.Row> rows = chunks.values().stream().flatMap(List::stream).map(c -> new ChunkStore.Row(c, new float[0], 1)).toList();
+    store.write(rows, gone, "none");
   }
 
   private static Set<String> hashes(List<Chunk> chunks) {
@@ -217,6 +229,8 @@ class IncrementalIndexTest {
   void updatedTableByTableItAnswersLikeAnIndexBuiltFromScratch() {
     Catalog catalog = erp();
     SchemaModel start = catalog.model();
+    InMemoryChunkStore store = new InMemoryChunkStore();
+    write(store, chunks(start));
     SchemaIndex index = new SchemaIndex(start, chunks(start).values().stream().flatMap(List::stream).toList(), SETTINGS);
     SchemaModel state = start;
 
@@ -225,7 +239,7 @@ class IncrementalIndexTest {
         ref("order_id", "sales.orders.order_id"), col("amount", "numeric", "invoice total"), col("due_date", "date", "payment due"),
         col("payment_status", "text", "paid, open or overdue")));
     catalog.fks.put("finance_invoices_order_id_fkey", fk("finance.invoices", "order_id", "sales.orders", "order_id"));
-    index = apply(index, state, state = catalog.model());
+    index = apply(index, state, state = catalog.model(), store);
 
     // 2. A column changes: employees gain a salary, the hire date's comment changes, and a second table gets a hire date.
     Table employees = catalog.tables.get("hr.employees");
@@ -237,7 +251,7 @@ class IncrementalIndexTest {
     List<Column> agentCols = new ArrayList<>(agents.columns());
     agentCols.add(col("hire_date", "date", null));
     catalog.tables.put("support.agents", new Table("support.agents", agents.comment(), agentCols, agents.module()));
-    index = apply(index, state, state = catalog.model());
+    index = apply(index, state, state = catalog.model(), store);
 
     // 3. A table is dropped (its foreign keys with it).
     catalog.tables.remove("inventory.warehouses");
@@ -245,14 +259,14 @@ class IncrementalIndexTest {
     Table stock = catalog.tables.get("inventory.stock_levels");
     catalog.tables.put("inventory.stock_levels", new Table(stock.name(), stock.comment(), List.of(stock.columns().get(0),
         col("warehouse_id", "bigint", null), stock.columns().get(2)), stock.module()));
-    index = apply(index, state, state = catalog.model());
+    index = apply(index, state, state = catalog.model(), store);
 
     // 4. A foreign key is added between existing tables.
     Table openings = catalog.tables.get("hr.job_openings");
     catalog.tables.put("hr.job_openings", new Table(openings.name(), openings.comment(), List.of(openings.columns().get(0),
         openings.columns().get(1), ref("department_id", "hr.departments.department_id")), openings.module()));
     catalog.fks.put("hr_job_openings_department_id_fkey", fk("hr.job_openings", "department_id", "hr.departments", "department_id"));
-    index = apply(index, state, state = catalog.model());
+    index = apply(index, state, state = catalog.model(), store);
 
     // 5. A new module's only table goes away again, and a table moves its comment.
     catalog.tables.remove("finance.invoices");
@@ -261,16 +275,17 @@ class IncrementalIndexTest {
     catalog.tables.put("sales.customers", new Table(customers.name(), Optional.of("Buyers (clients, accounts)"), customers.columns(),
         customers.module()));
     SchemaModel mid = catalog.model();
-    index = apply(index, state, state = mid);
+    index = apply(index, state, state = mid, store);
     // ... and comes back, so the module index is used again.
     catalog.tables.put("finance.invoices", table("finance.invoices", "Bills sent to customers (invoices)", pk("invoice_id"),
         ref("order_id", "sales.orders.order_id"), col("amount", "numeric", "invoice total"), col("due_date", "date", "payment due"),
         col("payment_status", "text", "paid, open or overdue")));
     catalog.fks.put("finance_invoices_order_id_fkey", fk("finance.invoices", "order_id", "sales.orders", "order_id"));
-    index = apply(index, state, state = catalog.model());
+    index = apply(index, state, state = catalog.model(), store);
 
     SchemaModel last = catalog.model();
     Map<String, List<Chunk>> stored = chunks(last);
+    assertThat(store.all()).hasSize((int) stored.values().stream().mapToLong(List::size).sum());
     SchemaIndex scratch = new SchemaIndex(last, stored.values().stream().flatMap(List::stream).toList(), SETTINGS);
     assertThat(index.version()).isGreaterThan(5);
 
@@ -323,7 +338,7 @@ class IncrementalIndexTest {
     catalog.tables.remove("inventory.stock_levels");
     catalog.fks.remove("inventory_stock_levels_product_id_fkey");
     catalog.fks.remove("inventory_stock_levels_warehouse_id_fkey");
-    SchemaIndex second = apply(first, before, catalog.model());
+    SchemaIndex second = apply(first, before, catalog.model(), new InMemoryChunkStore());
 
     assertThat(first.lexical.search("units in stock per warehouse", ChunkKind.COLUMN, 50)).isEqualTo(hits);
     assertThat(first.model().table("inventory.stock_levels")).isPresent();
@@ -355,7 +370,7 @@ class IncrementalIndexTest {
     cols.add(col("discontinued", "boolean", "no longer sold"));
     catalog.tables.put(products.name(), new Table(products.name(), products.comment(), cols, products.module()));
     SchemaModel after = catalog.model();
-    index = apply(index, before, after);
+    index = apply(index, before, after, new InMemoryChunkStore());
     SchemaIndex scratch = new SchemaIndex(after, chunks(after).values().stream().flatMap(List::stream).toList(), SETTINGS);
 
     Map<String, Set<String>> readable = new HashMap<>();
