@@ -93,16 +93,30 @@ public final class LexicalIndex {
     }
   }
 
-  /** The writer every version of one index shares, and which version it holds now. */
+  /** The writer every version of one index shares, which version it holds now, and the readers of replaced versions. */
   private static final class Shared {
     final Analyzer analyzer = new SchemaAnalyzer();
     final BM25Similarity similarity;
     final IndexWriter writer;
     final AtomicLong latest = new AtomicLong();
+    final long graceMs;
+    private final java.util.ArrayDeque<Retired> retired = new java.util.ArrayDeque<>();
 
-    Shared(double k1, double b) throws IOException {
-      similarity = new BM25Similarity((float) k1, (float) b);
-      writer = new IndexWriter(new ByteBuffersDirectory(), new IndexWriterConfig(analyzer).setSimilarity(similarity));
+    private record Retired(DirectoryReader reader, long atMs) {}
+
+    Shared(double k1, double b, long graceMs) throws IOException {
+      this.similarity = new BM25Similarity((float) k1, (float) b);
+      this.writer = new IndexWriter(new ByteBuffersDirectory(), new IndexWriterConfig(analyzer).setSimilarity(similarity));
+      this.graceMs = graceMs;
+    }
+
+    /** A replaced version's reader; those replaced longer ago than the grace are closed now, so merged-away segments are freed. */
+    void retire(DirectoryReader reader) throws IOException {
+      long now = System.currentTimeMillis();
+      retired.add(new Retired(reader, now));
+      while (!retired.isEmpty() && retired.peek().atMs() + graceMs <= now) {
+        retired.poll().reader().close();
+      }
     }
   }
 
@@ -114,12 +128,12 @@ public final class LexicalIndex {
   private final Map<String, Counts> byTable;
 
   public LexicalIndex(List<Chunk> chunks, double k1, double b) {
-    this(docsOf(chunks), k1, b, true);
+    this(docsOf(chunks), k1, b, RETIRED_READER_GRACE_MS);
   }
 
-  private LexicalIndex(List<Doc> docs, double k1, double b, boolean unused) {
+  private LexicalIndex(List<Doc> docs, double k1, double b, long graceMs) {
     try {
-      this.shared = new Shared(k1, b);
+      this.shared = new Shared(k1, b, graceMs);
       Map<String, Counts> counts = new HashMap<>();
       Counts sum = Counts.NONE;
       for (Doc d : docs) {
@@ -147,7 +161,21 @@ public final class LexicalIndex {
 
   /** An index over arbitrary documents (module texts). */
   public static LexicalIndex of(List<Doc> docs, double k1, double b) {
-    return new LexicalIndex(docs, k1, b, true);
+    return new LexicalIndex(docs, k1, b, RETIRED_READER_GRACE_MS);
+  }
+
+  /** An index whose replaced versions stop answering {@code graceMs} after they were replaced (tests). */
+  static LexicalIndex of(List<Doc> docs, double k1, double b, long graceMs) {
+    return new LexicalIndex(docs, k1, b, graceMs);
+  }
+
+  /** The bytes its directory holds: the segments of every version still open (diagnostics, tests). */
+  long directoryBytes() throws IOException {
+    long total = 0;
+    for (String f : shared.writer.getDirectory().listAll()) {
+      total += shared.writer.getDirectory().fileLength(f);
+    }
+    return total;
   }
 
   /** The documents of chunks, as this index keeps them. */
@@ -194,12 +222,23 @@ public final class LexicalIndex {
         DirectoryReader current = (DirectoryReader) searcher.getIndexReader();
         DirectoryReader next = DirectoryReader.openIfChanged(current, shared.writer);
         long nextGeneration = shared.latest.incrementAndGet();
-        return new LexicalIndex(shared, nextGeneration, next == null ? current : next, sum, counts);
+        if (next == null) {
+          return new LexicalIndex(shared, nextGeneration, current, sum, counts);
+        }
+        shared.retire(current);
+        return new LexicalIndex(shared, nextGeneration, next, sum, counts);
       } catch (IOException e) {
         throw new UncheckedIOException("cannot update the lexical index", e);
       }
     }
   }
+
+  /**
+   * How long a replaced version still answers. A reader keeps the files of its segments (and so
+   * their memory) until it is closed; a question searches the version it took within
+   * milliseconds, so a minute leaves a wide margin.
+   */
+  static final long RETIRED_READER_GRACE_MS = 60_000;
 
   private static Document document(Doc c) {
     Document d = new Document();
@@ -243,7 +282,13 @@ public final class LexicalIndex {
         .add(new TermQuery(new Term("kind", kind)), BooleanClause.Occur.FILTER)
         .build();
     try {
-      ScoreDoc[] hits = searcher.search(q, limit, BY_SCORE_THEN_ID, true).scoreDocs;
+      ScoreDoc[] hits;
+      try {
+        hits = searcher.search(q, limit, BY_SCORE_THEN_ID, true).scoreDocs;
+      } catch (org.apache.lucene.store.AlreadyClosedException e) {
+        throw new IllegalStateException("this version of the lexical index was replaced more than "
+            + RETIRED_READER_GRACE_MS / 1000 + " s ago; search the current one", e);
+      }
       List<Hit> out = new ArrayList<>(hits.length);
       for (ScoreDoc sd : hits) {
         String id = ((BytesRef) ((FieldDoc) sd).fields[1]).utf8ToString();
