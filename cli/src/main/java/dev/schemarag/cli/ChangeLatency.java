@@ -32,7 +32,7 @@ import java.util.Optional;
 final class ChangeLatency {
 
   /** The samples, and the latency of questions on the index every change has been applied to (deleted documents, small segments). */
-  record Outcome(List<Sample> samples, List<Double> afterMs) {}
+  record Outcome(List<Sample> samples, List<Double> afterMs, double fullLoadMs) {}
 
   /** One change: reading its chunks, applying it, and the question after it. */
   record Sample(String table, double readMs, double applyMs, double applyCpuMs, double questionMs) {
@@ -86,7 +86,11 @@ final class ChangeLatency {
       retriever.retrieve(q);
       after.add((System.nanoTime() - s) / 1e6);
     }
-    return new Outcome(out, after);
+    // What a change cost before: the database's index loaded again in full (every chunk read, everything built).
+    long f0 = System.nanoTime();
+    new SchemaIndex(index.model(), store.load(db), settings);
+    double fullLoadMs = (System.nanoTime() - f0) / 1e6;
+    return new Outcome(out, after, fullLoadMs);
   }
 
   static double percentile(List<Double> values, double p) {
@@ -108,6 +112,7 @@ final class ChangeLatency {
     m.put("first_question_after_change_ms", stats(samples.stream().map(Sample::totalMs).toList()));
     m.put("steady_p95_ms", round(steadyP95));
     m.put("questions_after_changes_ms", stats(outcome.afterMs()));
+    m.put("full_load_ms", round(outcome.fullLoadMs()));
     return m;
   }
 
@@ -131,5 +136,7 @@ final class ChangeLatency {
       System.out.printf(Locale.ROOT, "  %-32s p50 %.1f / p95 %.1f / max %.1f%n", k, s.get("p50"), s.get("p95"), s.get("max"));
     }
     System.out.printf(Locale.ROOT, "  steady question p95 ms           %.1f%n", (Double) f.get("steady_p95_ms"));
+    System.out.printf(Locale.ROOT, "  full load of the index ms        %.1f (chunks read, index built: what each change cost before)%n",
+        (Double) f.get("full_load_ms"));
   }
 }
