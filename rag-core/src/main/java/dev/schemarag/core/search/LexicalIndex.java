@@ -106,7 +106,9 @@ public final class LexicalIndex {
 
     Shared(double k1, double b, long graceMs) throws IOException {
       this.similarity = new BM25Similarity((float) k1, (float) b);
-      this.writer = new IndexWriter(new ByteBuffersDirectory(), new IndexWriterConfig(analyzer).setSimilarity(similarity));
+      // In memory a compound file saves no file handles, only costs a copy of every small segment an update flushes.
+      this.writer = new IndexWriter(new ByteBuffersDirectory(),
+          new IndexWriterConfig(analyzer).setSimilarity(similarity).setUseCompoundFile(false));
       this.graceMs = graceMs;
     }
 
