@@ -10,6 +10,7 @@ import dev.schemarag.core.retrieval.RetrievalSettings;
 import dev.schemarag.core.retrieval.SchemaIndex;
 import dev.schemarag.core.retrieval.SchemaRetriever;
 import dev.schemarag.core.schema.SchemaModel;
+import dev.schemarag.core.store.PgChunkStore;
 import dev.schemarag.core.store.PgDenseSearch;
 import java.io.BufferedWriter;
 import java.nio.file.Files;
@@ -70,6 +71,10 @@ final class EvalCommand implements Callable<Integer> {
 
   @Option(names = "--no-cache", description = "embed every chunk again (measures embedding throughput; the cache is not read)")
   boolean noCache;
+
+  @Option(names = "--changes", defaultValue = "0", description = "after the questions: this many one-table changes (a described column"
+      + " added), each applied to the loaded index in place, timing the first question after each (default ${DEFAULT-VALUE})")
+  int changes;
 
   @Option(names = "--dump-evidence", description = "diagnostics: write every question's per-table evidence as JSONL here")
   Path evidenceFile;
@@ -142,6 +147,13 @@ final class EvalCommand implements Callable<Integer> {
         print(metrics, chunksPerSecond);
         ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
         Map<String, Object> figures = new LinkedHashMap<>(metrics.toJson(chunksPerSecond));
+        if (changes > 0) {
+          ChangeLatency.Outcome samples = ChangeLatency.measure(index, new PgChunkStore(indexed.db()), indexed.model(), indexed.model(),
+              dense, settings, questions.stream().map(BenchQuestion::question).toList(), changes);
+          Map<String, Object> changeFigures = ChangeLatency.figures(samples, metrics.latencyPercentile(95));
+          ChangeLatency.print(changeFigures);
+          figures.put("after_change", changeFigures);
+        }
         figures.put("schema", model.databaseId());
         figures.put("tables", model.size());
         figures.put("embedding_model", indexed.model().modelId());

@@ -9,6 +9,7 @@ import dev.schemarag.core.embed.InMemoryEmbeddingCache;
 import dev.schemarag.core.index.IndexSync;
 import dev.schemarag.core.schema.SchemaJsonLoader;
 import dev.schemarag.core.store.PgEmbeddingCache;
+import dev.schemarag.core.store.PooledConnections;
 import java.util.Locale;
 import java.util.Optional;
 import me.tongfei.progressbar.ProgressBar;
@@ -99,7 +100,9 @@ record IndexedSchema(SchemaIndex index, ConnectionSource db, Langchain4jEmbedder
       double chunksPerSecond = chunks.size() / indexSeconds;
       System.out.printf(Locale.ROOT, "indexed %d chunks in %.1f s (%.1f chunks/s; %d embedded, %d from the cache)%n",
           chunks.size(), indexSeconds, chunksPerSecond, indexed.embedded(), chunks.size() - indexed.embedded());
-      return new IndexedSchema(new SchemaIndex(model, chunks, settings), db.source(), model0, chunksPerSecond, List.of(db));
+      // Questions and reads after changes take connections from a pool, as the query service does.
+      PooledConnections pooled = PooledConnections.of(db.url(), config.get(ConfigKeys.DB_USER), config.get(ConfigKeys.DB_PASSWORD), 4, "eval");
+      return new IndexedSchema(new SchemaIndex(model, chunks, settings), pooled, model0, chunksPerSecond, List.of(db, pooled));
     } catch (Exception e) {
       db.close();
       throw e;

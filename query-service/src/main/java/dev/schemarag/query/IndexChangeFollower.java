@@ -3,6 +3,7 @@ package dev.schemarag.query;
 import dev.schemarag.contracts.Topic;
 import dev.schemarag.contracts.TopicCatalog;
 import dev.schemarag.core.retrieval.SchemaIndexCache;
+import dev.schemarag.core.source.PgCatalogReader;
 import dev.schemarag.events.catalog.DatabaseKey;
 import dev.schemarag.events.catalog.DdlEvent;
 import dev.schemarag.events.catalog.TableKey;
@@ -30,10 +31,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Follows the indexer's {@code index.events} and tells the query side which database's schema
- * changed, so its loaded index is rebuilt on the next question. It also follows the captured DDL
- * ({@code ddl} topic, GRANT and REVOKE included) so that the privileges cached for principals'
- * roles are read again. Every query-service instance must see every change, so it reads all
+ * Follows the indexer's {@code index.events} and tells the query side which table changed, so its
+ * loaded index is updated for that table, not rebuilt, as soon as the event arrives. It also
+ * follows the captured DDL ({@code ddl} topic, GRANT and REVOKE included) so that the privileges
+ * cached for principals' roles are read again. Every query-service instance must see every change, so it reads all
  * partitions without a consumer group, from the end: what happened before it started is already
  * in the store and the catalog it loads from. A record it cannot decode goes to its topic's
  * {@code .dlq} with the reason (from each instance that read it), and every loaded index (or every
@@ -56,7 +57,7 @@ final class IndexChangeFollower implements AutoCloseable {
 
   /**
    * @param ddl the captured DDL, whose every event may change a role's privileges
-   * @param indexes told of every update that added, changed or removed chunks
+   * @param indexes told of every table whose update added, changed or removed chunks
    * @param ddlChanged told the database id of every captured DDL event
    */
   IndexChangeFollower(Topic<TableKey, IndexUpdate> topic, Topic<DatabaseKey, DdlEvent> ddl, Map<String, Object> kafka,
@@ -108,6 +109,7 @@ final class IndexChangeFollower implements AutoCloseable {
       partitions.forEach(c::position);
       assigned.countDown();
       while (true) {
+        java.util.Set<String> changed = new java.util.LinkedHashSet<>();
         for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(500))) {
           if (r.topic().equals(ddl.name())) {
             ddlEvent(r);
@@ -127,7 +129,16 @@ final class IndexChangeFollower implements AutoCloseable {
             continue;
           }
           if (u.getAdded() + u.getUpdated() + u.getRemoved() > 0) {
-            indexes.invalidate(u.getDatabaseId());
+            indexes.tableChanged(u.getDatabaseId(), PgCatalogReader.modelName(u.getSchemaName(), u.getTableName()));
+            changed.add(u.getDatabaseId());
+          }
+        }
+        // One update per database for what the poll brought: a migration's tables are applied together.
+        for (String db : changed) {
+          try {
+            indexes.refresh(db);
+          } catch (RuntimeException e) {
+            LOG.warn("could not bring the index of {} up to date; the next question tries again: {}", db, e.getMessage(), e);
           }
         }
       }

@@ -2,6 +2,7 @@ package dev.schemarag.query;
 
 import dev.schemarag.contracts.Topic;
 import dev.schemarag.contracts.TopicCatalog;
+import dev.schemarag.core.retrieval.SchemaIndexCache;
 import dev.schemarag.core.sql.ErrorClass;
 import dev.schemarag.events.nlq.ExamRecord;
 import dev.schemarag.events.nlq.QueryAnswered;
@@ -90,6 +91,11 @@ public final class QueryService implements AutoCloseable {
     this.kafka = Map.copyOf(kafka);
     this.groupId = groupId;
     this.follower = follower;
+  }
+
+  /** The loaded indexes (diagnostics and tests: full loads, table updates). */
+  SchemaIndexCache indexes() {
+    return handler.indexes();
   }
 
   /** Starts with meters nobody reads; see {@link #start(int, MeterRegistry)}. */

@@ -71,6 +71,9 @@ public final class QueryServices {
     IndexSync sync = new IndexSync(store, new CachingEmbedder(embedder, new PgEmbeddingCache(admin)), config.getInt(ConfigKeys.EMBEDDING_BATCH));
 
     IndexSource source = IndexSource.parse(config.get(ConfigKeys.QUERY_INDEX_SOURCE));
+    // A changed table is read on connections kept open: a new PostgreSQL backend would cost more than the reads.
+    PooledConnections indexReads = PooledConnections.of(dbUrl, config.get(ConfigKeys.DB_USER), config.get(ConfigKeys.DB_PASSWORD), 2,
+        "query-index");
     SchemaIndexCache indexes = new SchemaIndexCache(id -> {
       if (!id.equals(databaseId)) {
         throw new UnknownDatabaseException("unknown database '" + id + "': this query service answers for '" + databaseId + "' only");
@@ -89,7 +92,7 @@ public final class QueryServices {
       } catch (SQLException e) {
         throw new IllegalStateException("cannot load the index of database " + databaseId + ": " + e.getMessage(), e);
       }
-    });
+    }, (id, tables) -> changedTables(indexReads, id, schemas, tables));
     // Pooled: a question costs three ledger statements and one read-only execution, and a new
     // PostgreSQL backend for each costs about 5 ms.
     int poolSize = Math.max(4, config.getInt(ConfigKeys.QUERY_WORKERS) + 1);
@@ -114,7 +117,23 @@ public final class QueryServices {
     Optional<IndexChangeFollower> follower = source == IndexSource.CATALOG ? Optional.empty()
         : Optional.of(new IndexChangeFollower(topics.indexEvents(), topics.ddl(), kafka, indexes, db -> views.invalidate()));
     return new QueryService(topics, handler, new AnswerLedger(ledgerDb), kafka, config.get(ConfigKeys.QUERY_GROUP), follower,
-        List.of(reader, ledgerDb));
+        List.of(reader, ledgerDb, indexReads));
+  }
+
+  /**
+   * Some tables as they are now, for an update of the loaded index in place: each one's catalog
+   * entry with the tables its foreign keys touch (not the whole catalog), and its stored chunks.
+   */
+  /** The named tables of a database as the catalog and the store have them now: what an index update applies. */
+  public static List<SchemaIndex.TableChange> changedTables(ConnectionSource db, String databaseId, List<String> schemas,
+                                                     java.util.Collection<String> tables) throws SQLException {
+    SchemaModel around = new PgCatalogReader(db).readTables(databaseId, schemas, tables);
+    Map<String, List<Chunk>> chunks = new HashMap<>();
+    for (Chunk c : new PgChunkStore(db).load(databaseId, tables)) {
+      chunks.computeIfAbsent(c.table(), t -> new java.util.ArrayList<>()).add(c);
+    }
+    return tables.stream().map(t -> new SchemaIndex.TableChange(t, around.table(t), around.edges(t), chunks.getOrDefault(t, List.of())))
+        .toList();
   }
 
   /**

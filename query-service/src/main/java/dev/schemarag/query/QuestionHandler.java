@@ -53,6 +53,11 @@ final class QuestionHandler {
     this.answer = answer;
   }
 
+  /** The loaded indexes (diagnostics: how often they were loaded in full, how many table updates they took). */
+  SchemaIndexCache indexes() {
+    return indexes;
+  }
+
   Outcome handle(QuestionRequested asked) {
     AccessPolicy.Decision access = policy.decide(Optional.ofNullable(asked.getRequestedBy()), asked.getRequestedByGroups());
     // Events name the principal the policy decided on: the default one when the question named none.

@@ -13,6 +13,7 @@ import dev.schemarag.core.embed.CachingEmbedder;
 import dev.schemarag.core.embed.InMemoryEmbeddingCache;
 import dev.schemarag.core.embed.Langchain4jEmbedder;
 import dev.schemarag.core.index.IndexSync;
+import dev.schemarag.core.retrieval.SchemaIndexCache;
 import dev.schemarag.core.schema.SchemaModel;
 import dev.schemarag.core.source.PgCatalogReader;
 import dev.schemarag.core.store.ConnectionSource;
@@ -174,34 +175,68 @@ class QueryServiceWorkersIT {
   }
 
   @Test
-  void aChangeTheIndexerSignalsReachesTheNextQuestion() throws Exception {
+  void aChangeToOneTableReachesTheNextQuestionWithoutReloadingTheIndex() throws Exception {
     ask(List.of(question("before", "Which invoices are unpaid?", true)));
     QueryAnswered before = answer("before-" + RUN);
     assertThat(before.getTables()).noneMatch(t -> t.endsWith(".invoices"));
+    SchemaIndexCache indexes = service.indexes();
+    long loads = indexes.loads();
+    long updates = indexes.tableUpdates();
 
+    // A table is added.
+    ddl("CREATE TABLE " + schema + ".invoices (invoice_id int PRIMARY KEY, order_id int REFERENCES " + schema + ".orders, paid boolean)");
+    signal("invoices", 3, 0, 0);
+    assertThat(answerSeen("added", "Which invoices are unpaid?", a -> a.getTables().contains(schema + ".invoices")))
+        .as("a question after the index event sees the new table").isTrue();
+
+    // One of its columns is added and described.
+    ddl("ALTER TABLE " + schema + ".invoices ADD COLUMN due_date date");
+    ddl("COMMENT ON COLUMN " + schema + ".invoices.due_date IS 'when payment is due'");
+    signal("invoices", 1, 0, 0);
+    assertThat(answerSeen("column", "Which invoices are due next week?",
+        a -> a.getContextPacket() != null && a.getContextPacket().contains("due_date date"))).as("the new column is in the packet").isTrue();
+
+    // It is dropped.
+    ddl("DROP TABLE " + schema + ".invoices");
+    signal("invoices", 0, 0, 5);
+    assertThat(answerSeen("dropped", "Which invoices are unpaid?", a -> a.getTables().stream().noneMatch(t -> t.endsWith(".invoices"))))
+        .as("a dropped table leaves the packet").isTrue();
+
+    assertThat(indexes.loads()).as("no full reload of the index").isEqualTo(loads);
+    assertThat(indexes.tableUpdates()).as("each change applied to its table").isGreaterThanOrEqualTo(updates + 3);
+  }
+
+  private static void ddl(String sql) throws Exception {
     try (Connection c = admin.open(); Statement s = c.createStatement()) {
-      s.execute("CREATE TABLE " + schema + ".invoices (invoice_id int PRIMARY KEY, order_id int REFERENCES " + schema
-          + ".orders, paid boolean)");
+      s.execute(sql);
     }
+  }
+
+  /** What the indexer does for a changed table: its chunks written, then its index event. */
+  private static void signal(String table, int added, int updated, int removed) throws Exception {
     indexCatalog();
     var t = topics.indexEvents();
-    IndexUpdate u = IndexUpdate.newBuilder().setDatabaseId(databaseId).setSchemaName(schema).setTableName("invoices")
-        .setAdded(3).setUpdated(0).setRemoved(0).setUnchanged(0).setEmbeddingModel("all-minilm-l6-v2")
+    IndexUpdate u = IndexUpdate.newBuilder().setDatabaseId(databaseId).setSchemaName(schema).setTableName(table)
+        .setAdded(added).setUpdated(updated).setRemoved(removed).setUnchanged(0).setEmbeddingModel("all-minilm-l6-v2")
         .setIndexedAtMs(System.currentTimeMillis()).build();
     try (var p = new KafkaProducer<>(Map.<String, Object>of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap),
         new ByteArraySerializer(), new ByteArraySerializer())) {
-      TableKey key = new TableKey(databaseId, schema, "invoices");
+      TableKey key = new TableKey(databaseId, schema, table);
       p.send(new ProducerRecord<>(t.name(), t.keySerde().serializer().serialize(t.name(), key), t.valueSerde().serializer().serialize(t.name(), u)))
           .get();
     }
-    // The signal and the next question race: ask until an answer sees the new table (60 s at most).
+  }
+
+  /** The signal and the next question race: asks until an answer shows the change (60 s at most). */
+  private static boolean answerSeen(String name, String text, java.util.function.Predicate<QueryAnswered> changed) throws Exception {
     long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-    boolean seen = false;
-    for (int i = 0; !seen && System.nanoTime() < deadline; i++) {
-      ask(List.of(question("after-" + i, "Which invoices are unpaid?", true)));
-      seen = answer("after-" + i + "-" + RUN).getTables().contains(schema + ".invoices");
+    for (int i = 0; System.nanoTime() < deadline; i++) {
+      ask(List.of(question(name + "-" + i, text, true)));
+      if (changed.test(answer(name + "-" + i + "-" + RUN))) {
+        return true;
+      }
     }
-    assertThat(seen).as("a question after the index event sees the new table").isTrue();
+    return false;
   }
 
   private static QueryAnswered answer(String queryId) {

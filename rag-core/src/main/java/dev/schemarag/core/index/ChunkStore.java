@@ -21,6 +21,9 @@ public interface ChunkStore {
   /** The stored state of each chunk of a database (all tables, or one table when given), by id. */
   Map<String, ChunkDiff.Previous> previous(String databaseId, Optional<String> table) throws SQLException;
 
+  /** The stored chunks of some tables of a database (model names), by table then id. */
+  List<Chunk> load(String databaseId, java.util.Collection<String> tables) throws SQLException;
+
   /**
    * Upserts {@code rows} and deletes {@code removals} together. A stored row with a higher version
    * wins over both; a row stored with the same content and model is left as it is.

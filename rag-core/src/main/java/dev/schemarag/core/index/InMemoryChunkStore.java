@@ -41,6 +41,14 @@ public final class InMemoryChunkStore implements ChunkStore {
     }
   }
 
+  @Override
+  public List<dev.schemarag.core.chunk.Chunk> load(String databaseId, java.util.Collection<String> tables) {
+    return rows.values().stream().map(s -> s.row().chunk())
+        .filter(c -> c.databaseId().equals(databaseId) && tables.contains(c.table()))
+        .sorted(java.util.Comparator.comparing(dev.schemarag.core.chunk.Chunk::table).thenComparing(dev.schemarag.core.chunk.Chunk::id))
+        .toList();
+  }
+
   /** Every stored chunk, by id. */
   public Map<String, Stored> all() {
     return Map.copyOf(rows);

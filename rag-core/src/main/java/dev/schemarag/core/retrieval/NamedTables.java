@@ -28,14 +28,19 @@ final class NamedTables {
   /** A comment this short (in stems) reads as another name of the table. */
   private static final int NAME_LIKE_COMMENT = 3;
 
-  private final Map<String, List<List<String>>> phrases = new HashMap<>();
-  /** Per table, its foreign keys' roles: the FK column's words without "id" and the table they point at. */
-  private final Map<String, List<Role>> roles = new HashMap<>();
-  /** Tables with a column that holds a name (first_name, company_name, name ...). */
-  private final Set<String> withNames = new java.util.HashSet<>();
+  /** What names each table: its phrases, its two-word columns (naming it while no other table has them), its roles. */
+  private final Map<String, Names> byTable;
+  /** Per normalized column name, how many tables have it. */
+  private final Map<String, Integer> columnTables;
   private final SchemaModel model;
 
   private record Role(List<String> phrase, String target) {}
+
+  /** A column name as stems, and its normalized form (the key of the column statistics). */
+  private record ColumnPhrase(String normalized, List<String> stems) {}
+
+  /** @param withNames whether the table has a column that holds a name */
+  private record Names(List<List<String>> phrases, List<ColumnPhrase> columns, List<Role> roles, boolean withNames) {}
 
   /** Words that ask for a person, a name, or a grouping: the answer shows a name from a lookup table. */
   private static final Set<String> NAME_CUES = Set.of("who", "whom", "whose", "name", "names", "per", "each", "by");
@@ -46,47 +51,72 @@ final class NamedTables {
    */
   NamedTables(SchemaModel model, Map<String, String> glossText, Map<String, Integer> columnTables) {
     this.model = model;
+    this.columnTables = columnTables;
+    this.byTable = new HashMap<>();
     for (Table t : model.tables()) {
-      if (t.columns().stream().anyMatch(c -> Identifiers.words(c.name()).contains("name"))) {
-        withNames.add(t.name());
-      }
-      List<Role> r = new ArrayList<>();
-      for (var fk : model.outgoing(t.name())) {
-        if (fk.fromColumns().size() == 1 && !fk.toTable().equals(t.name())) {
-          List<String> words = new ArrayList<>(Identifiers.words(fk.fromColumns().get(0)));
-          words.removeIf(w -> w.equals("id"));
-          List<String> stems = SchemaAnalyzer.stems(String.join(" ", words));
-          if (!stems.isEmpty()) {
-            r.add(new Role(stems, fk.toTable()));
-          }
-        }
-      }
-      roles.put(t.name(), r);
-      Set<List<String>> p = new LinkedHashSet<>();
-      add(p, Chunker.localWords(t.name(), t.module()));
-      add(p, Identifiers.readable(t.name()));
-      t.comment().filter(c -> SchemaAnalyzer.stems(c).size() <= NAME_LIKE_COMMENT).ifPresent(c -> add(p, c));
-      String text = glossText.getOrDefault(t.name(), t.comment().orElse(""));
-      Matcher m = PARENTHESES.matcher(text);
-      while (m.find()) {
-        for (String gloss : GLOSS_SEPARATOR.split(m.group(1))) {
-          if (SchemaAnalyzer.stems(gloss).size() <= NAME_LIKE_COMMENT) {
-            add(p, gloss);
-          }
-        }
-      }
-      for (Column c : t.columns()) {
-        // A two-word column name no other table has ("hire date") points at its table; a single
-        // word ("amount", "salary") is too often a measure the question asks of another table.
-        if (columnTables.getOrDefault(SchemaIndex.normalizedColumn(c.name()), 0) == 1) {
-          List<String> stems = SchemaAnalyzer.stems(Identifiers.readable(c.name()));
-          if (stems.size() >= 2) {
-            p.add(stems);
-          }
-        }
-      }
-      phrases.put(t.name(), new ArrayList<>(p));
+      byTable.put(t.name(), names(model, t, glossText.get(t.name())));
     }
+  }
+
+  private NamedTables(Map<String, Names> byTable, SchemaModel model, Map<String, Integer> columnTables) {
+    this.model = model;
+    this.byTable = byTable;
+    this.columnTables = columnTables;
+  }
+
+  /**
+   * The same for a model where only {@code changed} tables differ (and the column statistics with
+   * them): their names are read again, the others' are kept.
+   *
+   * @param glossText the gloss text of the changed tables that have one
+   */
+  NamedTables withTables(SchemaModel next, Set<String> changed, Map<String, String> glossText, Map<String, Integer> nextColumnTables) {
+    Map<String, Names> copy = new HashMap<>(byTable);
+    for (String name : changed) {
+      copy.remove(name);
+      next.table(name).ifPresent(t -> copy.put(name, names(next, t, glossText.get(name))));
+    }
+    return new NamedTables(copy, next, nextColumnTables);
+  }
+
+  /** @param gloss the table's overview text, or null */
+  private static Names names(SchemaModel model, Table t, String gloss) {
+    boolean withNames = t.columns().stream().anyMatch(c -> Identifiers.words(c.name()).contains("name"));
+    List<Role> r = new ArrayList<>();
+    for (var fk : model.outgoing(t.name())) {
+      if (fk.fromColumns().size() == 1 && !fk.toTable().equals(t.name())) {
+        List<String> words = new ArrayList<>(Identifiers.words(fk.fromColumns().get(0)));
+        words.removeIf(w -> w.equals("id"));
+        List<String> stems = SchemaAnalyzer.stems(String.join(" ", words));
+        if (!stems.isEmpty()) {
+          r.add(new Role(stems, fk.toTable()));
+        }
+      }
+    }
+    Set<List<String>> p = new LinkedHashSet<>();
+    add(p, Chunker.localWords(t.name(), t.module()));
+    add(p, Identifiers.readable(t.name()));
+    t.comment().filter(c -> SchemaAnalyzer.stems(c).size() <= NAME_LIKE_COMMENT).ifPresent(c -> add(p, c));
+    String text = gloss != null ? gloss : t.comment().orElse("");
+    Matcher m = PARENTHESES.matcher(text);
+    while (m.find()) {
+      for (String g : GLOSS_SEPARATOR.split(m.group(1))) {
+        if (SchemaAnalyzer.stems(g).size() <= NAME_LIKE_COMMENT) {
+          add(p, g);
+        }
+      }
+    }
+    // A two-word column name no other table has ("hire date") points at its table; a single
+    // word ("amount", "salary") is too often a measure the question asks of another table. Whether
+    // another table has it is asked when a question comes, so that a change elsewhere needs no rework here.
+    List<ColumnPhrase> columns = new ArrayList<>();
+    for (Column c : t.columns()) {
+      List<String> stems = SchemaAnalyzer.stems(Identifiers.readable(c.name()));
+      if (stems.size() >= 2) {
+        columns.add(new ColumnPhrase(SchemaIndex.normalizedColumn(c.name()), stems));
+      }
+    }
+    return new Names(List.copyOf(p), List.copyOf(columns), List.copyOf(r), withNames);
   }
 
   private static void add(Set<List<String>> phrases, String text) {
@@ -100,14 +130,26 @@ final class NamedTables {
   Set<String> named(List<String> question, Iterable<String> candidates) {
     Set<String> out = new LinkedHashSet<>();
     for (String t : candidates) {
-      for (List<String> phrase : phrases.getOrDefault(t, List.of())) {
-        if (containsPhrase(question, phrase)) {
-          out.add(t);
-          break;
-        }
+      Names n = byTable.get(t);
+      if (n != null && names(question, n)) {
+        out.add(t);
       }
     }
     return out;
+  }
+
+  private boolean names(List<String> question, Names n) {
+    for (List<String> phrase : n.phrases()) {
+      if (containsPhrase(question, phrase)) {
+        return true;
+      }
+    }
+    for (ColumnPhrase c : n.columns()) {
+      if (columnTables.getOrDefault(c.normalized(), 0) == 1 && containsPhrase(question, c.stems())) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
@@ -117,7 +159,8 @@ final class NamedTables {
   Set<String> referencedByRole(List<String> question, Iterable<String> packet) {
     Set<String> out = new LinkedHashSet<>();
     for (String t : packet) {
-      for (Role r : roles.getOrDefault(t, List.of())) {
+      Names n = byTable.get(t);
+      for (Role r : n == null ? List.<Role>of() : n.roles()) {
         if (containsPhrase(question, r.phrase())) {
           out.add(r.target());
         }
@@ -138,14 +181,19 @@ final class NamedTables {
       return out;
     }
     for (String t : tables) {
-      if (withNames.contains(t)) {
+      if (withNames(t)) {
         continue;
       }
-      model.outgoing(t).stream().map(fk -> fk.toTable()).filter(n -> withNames.contains(n) && !packet.contains(n)).distinct()
+      model.outgoing(t).stream().map(fk -> fk.toTable()).filter(n -> withNames(n) && !packet.contains(n)).distinct()
           .max(java.util.Comparator.comparingDouble(n -> relevance.getOrDefault(n, 0.0)))
           .ifPresent(out::add);
     }
     return out;
+  }
+
+  private boolean withNames(String table) {
+    Names n = byTable.get(table);
+    return n != null && n.withNames();
   }
 
   /** Whether {@code phrase} occurs in {@code text} as consecutive stems. */

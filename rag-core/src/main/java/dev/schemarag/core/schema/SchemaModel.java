@@ -16,8 +16,8 @@ public final class SchemaModel {
   private final String databaseId;
   private final Map<String, Table> tables;
   private final List<ForeignKey> foreignKeys;
-  private final Map<String, List<ForeignKey>> outgoing = new HashMap<>();
-  private final Map<String, List<ForeignKey>> incoming = new HashMap<>();
+  private final Map<String, List<ForeignKey>> outgoing;
+  private final Map<String, List<ForeignKey>> incoming;
 
   public SchemaModel(String databaseId, Collection<Table> tables, Collection<ForeignKey> foreignKeys) {
     this.databaseId = databaseId;
@@ -27,6 +27,8 @@ public final class SchemaModel {
     // Keep only keys whose both ends are in the model: a dangling FK cannot be joined.
     this.foreignKeys = foreignKeys.stream()
         .filter(fk -> byName.containsKey(fk.fromTable()) && byName.containsKey(fk.toTable())).toList();
+    this.outgoing = new HashMap<>();
+    this.incoming = new HashMap<>();
     for (ForeignKey fk : this.foreignKeys) {
       outgoing.computeIfAbsent(fk.fromTable(), k -> new ArrayList<>()).add(fk);
       incoming.computeIfAbsent(fk.toTable(), k -> new ArrayList<>()).add(fk);
@@ -91,5 +93,72 @@ public final class SchemaModel {
       next.remove(name);
     }
     return new SchemaModel(databaseId, next.values(), fks);
+  }
+
+  /**
+   * A copy with several tables replaced, added (present) or removed (empty), and every foreign key
+   * touching one of them, in either direction, replaced by {@code edges}: as the catalog now
+   * describes those tables. Kept tables and keys keep their order; new ones come after.
+   */
+  public SchemaModel withTables(Map<String, Optional<Table>> changed, Collection<ForeignKey> edges) {
+    Map<String, Table> next = new LinkedHashMap<>(tables);
+    changed.forEach((name, table) -> {
+      if (table.isPresent()) {
+        if (!table.get().name().equals(name)) {
+          throw new IllegalArgumentException("table " + table.get().name() + " given as " + name);
+        }
+        next.put(name, table.get());
+      } else {
+        next.remove(name);
+      }
+    });
+    // Only the keys' lists of the tables they touch are rebuilt: the others are shared with this model.
+    Set<String> touched = new LinkedHashSet<>(changed.keySet());
+    List<ForeignKey> fks = new ArrayList<>(foreignKeys.size() + edges.size());
+    for (ForeignKey fk : foreignKeys) {
+      if (changed.containsKey(fk.fromTable()) || changed.containsKey(fk.toTable())) {
+        touched.add(fk.fromTable());
+        touched.add(fk.toTable());
+      } else {
+        fks.add(fk);
+      }
+    }
+    Set<ForeignKey> added = new LinkedHashSet<>();
+    for (ForeignKey fk : edges) {
+      if (!changed.containsKey(fk.fromTable()) && !changed.containsKey(fk.toTable())) {
+        throw new IllegalArgumentException("foreign key " + fk.name() + " touches none of the changed tables " + changed.keySet());
+      }
+      // A key to a table the model does not hold cannot be joined.
+      if (next.containsKey(fk.fromTable()) && next.containsKey(fk.toTable()) && added.add(fk)) {
+        fks.add(fk);
+        touched.add(fk.fromTable());
+        touched.add(fk.toTable());
+      }
+    }
+    Map<String, List<ForeignKey>> out = new HashMap<>(outgoing);
+    Map<String, List<ForeignKey>> in = new HashMap<>(incoming);
+    for (String t : touched) {
+      out.remove(t);
+      in.remove(t);
+    }
+    for (ForeignKey fk : fks) {
+      if (touched.contains(fk.fromTable())) {
+        out.computeIfAbsent(fk.fromTable(), k -> new ArrayList<>()).add(fk);
+      }
+      if (touched.contains(fk.toTable())) {
+        in.computeIfAbsent(fk.toTable(), k -> new ArrayList<>()).add(fk);
+      }
+    }
+    return new SchemaModel(databaseId, java.util.Collections.unmodifiableMap(next), List.copyOf(fks), out, in);
+  }
+
+  /** A model whose parts are already consistent (every key's ends held, the key lists matching the keys). */
+  private SchemaModel(String databaseId, Map<String, Table> tables, List<ForeignKey> foreignKeys,
+                      Map<String, List<ForeignKey>> outgoing, Map<String, List<ForeignKey>> incoming) {
+    this.databaseId = databaseId;
+    this.tables = tables;
+    this.foreignKeys = foreignKeys;
+    this.outgoing = outgoing;
+    this.incoming = incoming;
   }
 }

@@ -6,41 +6,73 @@ import dev.schemarag.core.chunk.Identifiers;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
+import org.apache.lucene.document.BinaryDocValuesField;
 import org.apache.lucene.document.Document;
-import org.apache.lucene.document.NumericDocValuesField;
 import org.apache.lucene.document.Field;
+import org.apache.lucene.document.SortedDocValuesField;
 import org.apache.lucene.document.StringField;
 import org.apache.lucene.document.TextField;
+import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.PostingsEnum;
+import org.apache.lucene.index.ReaderUtil;
 import org.apache.lucene.index.Term;
+import org.apache.lucene.index.Terms;
+import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.CollectionStatistics;
+import org.apache.lucene.search.DocIdSetIterator;
+import org.apache.lucene.search.FieldDoc;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.Sort;
+import org.apache.lucene.search.SortField;
 import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.search.TermStatistics;
 import org.apache.lucene.search.similarities.BM25Similarity;
 import org.apache.lucene.store.ByteBuffersDirectory;
+import org.apache.lucene.util.Bits;
+import org.apache.lucene.util.BytesRef;
 
-/** BM25 (Lucene) over chunk texts, one in-memory index per loaded schema. Immutable once built. */
+/**
+ * BM25 (Lucene) over chunk texts, one in-memory index per loaded schema. Each instance is an
+ * immutable point-in-time view; {@link #withTables} gives the next one by replacing the documents of
+ * a few tables (delete by table, add, near-real-time reopen), so an update costs what those tables
+ * cost, not the whole schema.
+ *
+ * <p>Scores are those of an index built from scratch over the same documents: Lucene's own term
+ * and collection statistics count deleted documents until a merge drops them, so this index keeps
+ * the live statistics itself, and hits of equal score are ordered by document id, not by the order
+ * they were added in.
+ */
 public final class LexicalIndex {
 
   /** A lexical hit: the BM25 score of one chunk. */
   public record Hit(String chunkId, String table, ChunkKind kind, Optional<String> subject, double score) {}
 
   private static final String TEXT = "text";
-  private final Analyzer analyzer = new SchemaAnalyzer();
-  private final IndexSearcher searcher;
-  /** Documents by ordinal; a hit finds its document through the "ord" doc value, not stored fields. */
-  private final List<Doc> docs;
+  private static final String TABLE = "table";
+  private static final String ID = "id";
+  /** The table and subject of a document, as doc values: a hit needs no stored fields. */
+  private static final String REF = "ref";
+  private static final Sort BY_SCORE_THEN_ID = new Sort(SortField.FIELD_SCORE, new SortField(ID, SortField.Type.STRING));
 
   /** One indexed text: a chunk, or a group of tables (a module) under the kind "module". */
   public record Doc(String id, String table, String kind, Optional<String> subject, String text) {}
@@ -48,34 +80,182 @@ public final class LexicalIndex {
   /** The kind under which module documents are indexed. */
   public static final String MODULE = "module";
 
-  public LexicalIndex(List<Chunk> chunks, double k1, double b) {
-    this(chunks.stream().map(c -> new Doc(c.id(), c.table(), c.kind().label(), c.subject(), indexText(c))).toList(), k1, b, true);
+  /** What the index statistics say of some documents of the text field: how many have a term, their terms, their distinct terms. */
+  private record Counts(long docs, long terms, long distinctTerms) {
+    static final Counts NONE = new Counts(0, 0, 0);
+
+    Counts plus(Counts o) {
+      return new Counts(docs + o.docs, terms + o.terms, distinctTerms + o.distinctTerms);
+    }
+
+    Counts minus(Counts o) {
+      return new Counts(docs - o.docs, terms - o.terms, distinctTerms - o.distinctTerms);
+    }
   }
 
-  private LexicalIndex(List<Doc> docs, double k1, double b, boolean unused) {
-    this.docs = List.copyOf(docs);
-    ByteBuffersDirectory dir = new ByteBuffersDirectory();
-    BM25Similarity similarity = new BM25Similarity((float) k1, (float) b);
-    try (IndexWriter w = new IndexWriter(dir, new IndexWriterConfig(analyzer).setSimilarity(similarity))) {
-      for (int i = 0; i < docs.size(); i++) {
-        Doc c = docs.get(i);
-        Document d = new Document();
-        d.add(new NumericDocValuesField("ord", i));
-        d.add(new StringField("kind", c.kind(), Field.Store.NO));
-        d.add(new TextField(TEXT, c.text(), Field.Store.NO));
-        w.addDocument(d);
+  /** The writer every version of one index shares, which version it holds now, and the readers of replaced versions. */
+  private static final class Shared {
+    final Analyzer analyzer = new SchemaAnalyzer();
+    final BM25Similarity similarity;
+    final IndexWriter writer;
+    final AtomicLong latest = new AtomicLong();
+    final long graceMs;
+    private final java.util.ArrayDeque<Retired> retired = new java.util.ArrayDeque<>();
+
+    private record Retired(DirectoryReader reader, long atMs) {}
+
+    Shared(double k1, double b, long graceMs) throws IOException {
+      this.similarity = new BM25Similarity((float) k1, (float) b);
+      // In memory a compound file saves no file handles, only costs a copy of every small segment an update flushes.
+      this.writer = new IndexWriter(new ByteBuffersDirectory(),
+          new IndexWriterConfig(analyzer).setSimilarity(similarity).setUseCompoundFile(false));
+      this.graceMs = graceMs;
+    }
+
+    /** A replaced version's reader; those replaced longer ago than the grace are closed now, so merged-away segments are freed. */
+    void retire(DirectoryReader reader) throws IOException {
+      long now = System.currentTimeMillis();
+      retired.add(new Retired(reader, now));
+      while (!retired.isEmpty() && retired.peek().atMs() + graceMs <= now) {
+        retired.poll().reader().close();
       }
-      w.commit();
-      searcher = new IndexSearcher(DirectoryReader.open(dir));
-      searcher.setSimilarity(similarity);
+    }
+  }
+
+  private final Shared shared;
+  private final long generation;
+  private final IndexSearcher searcher;
+  /** Live statistics of the text field, and each table's share of them. */
+  private final Counts total;
+  private final Map<String, Counts> byTable;
+
+  public LexicalIndex(List<Chunk> chunks, double k1, double b) {
+    this(docsOf(chunks), k1, b, RETIRED_READER_GRACE_MS);
+  }
+
+  private LexicalIndex(List<Doc> docs, double k1, double b, long graceMs) {
+    try {
+      this.shared = new Shared(k1, b, graceMs);
+      Map<String, Counts> counts = new HashMap<>();
+      Counts sum = Counts.NONE;
+      for (Doc d : docs) {
+        Counts c = counts(shared.analyzer, d.text());
+        counts.merge(d.table(), c, Counts::plus);
+        sum = sum.plus(c);
+        shared.writer.addDocument(document(d));
+      }
+      this.generation = 0;
+      this.total = sum;
+      this.byTable = counts;
+      this.searcher = searcher(DirectoryReader.open(shared.writer));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot build the lexical index", e);
     }
   }
 
+  private LexicalIndex(Shared shared, long generation, IndexReader reader, Counts total, Map<String, Counts> byTable) {
+    this.shared = shared;
+    this.generation = generation;
+    this.total = total;
+    this.byTable = byTable;
+    this.searcher = searcher(reader);
+  }
+
   /** An index over arbitrary documents (module texts). */
   public static LexicalIndex of(List<Doc> docs, double k1, double b) {
-    return new LexicalIndex(docs, k1, b, true);
+    return new LexicalIndex(docs, k1, b, RETIRED_READER_GRACE_MS);
+  }
+
+  /** An index whose replaced versions stop answering {@code graceMs} after they were replaced (tests). */
+  static LexicalIndex of(List<Doc> docs, double k1, double b, long graceMs) {
+    return new LexicalIndex(docs, k1, b, graceMs);
+  }
+
+  /** The bytes its directory holds: the segments of every version still open (diagnostics, tests). */
+  long directoryBytes() throws IOException {
+    long total = 0;
+    for (String f : shared.writer.getDirectory().listAll()) {
+      total += shared.writer.getDirectory().fileLength(f);
+    }
+    return total;
+  }
+
+  /** The documents of chunks, as this index keeps them. */
+  public static List<Doc> docsOf(Collection<Chunk> chunks) {
+    return chunks.stream().map(c -> new Doc(c.id(), c.table(), c.kind().label(), c.subject(), indexText(c))).toList();
+  }
+
+  /**
+   * The next version: every document of the given tables replaced by the given ones (none: the
+   * table's documents are gone). This version still answers as it did. Only the newest version
+   * can be updated: they share one writer.
+   *
+   * @param replacements per table (the {@link Doc#table()} of its documents), its documents now
+   */
+  public LexicalIndex withTables(Map<String, List<Doc>> replacements) {
+    synchronized (shared) {
+      if (shared.latest.get() != generation) {
+        throw new IllegalStateException("only the newest version of a lexical index can be updated (this is "
+            + generation + ", the newest " + shared.latest.get() + ")");
+      }
+      try {
+        Map<String, Counts> counts = new HashMap<>(byTable);
+        Counts sum = total;
+        for (Map.Entry<String, List<Doc>> e : replacements.entrySet()) {
+          String table = e.getKey();
+          shared.writer.deleteDocuments(new Term(TABLE, table));
+          Counts before = counts.remove(table);
+          if (before != null) {
+            sum = sum.minus(before);
+          }
+          Counts now = Counts.NONE;
+          for (Doc d : e.getValue()) {
+            if (!d.table().equals(table)) {
+              throw new IllegalArgumentException("document " + d.id() + " is of table " + d.table() + ", not " + table);
+            }
+            now = now.plus(counts(shared.analyzer, d.text()));
+            shared.writer.addDocument(document(d));
+          }
+          if (!e.getValue().isEmpty()) {
+            counts.put(table, now);
+            sum = sum.plus(now);
+          }
+        }
+        DirectoryReader current = (DirectoryReader) searcher.getIndexReader();
+        DirectoryReader next = DirectoryReader.openIfChanged(current, shared.writer);
+        long nextGeneration = shared.latest.incrementAndGet();
+        if (next == null) {
+          return new LexicalIndex(shared, nextGeneration, current, sum, counts);
+        }
+        shared.retire(current);
+        return new LexicalIndex(shared, nextGeneration, next, sum, counts);
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot update the lexical index", e);
+      }
+    }
+  }
+
+  /**
+   * How long a replaced version still answers. A reader keeps the files of its segments (and so
+   * their memory) until it is closed; a question searches the version it took within
+   * milliseconds, so a minute leaves a wide margin.
+   */
+  static final long RETIRED_READER_GRACE_MS = 60_000;
+
+  private static Document document(Doc c) {
+    Document d = new Document();
+    d.add(new StringField("kind", c.kind(), Field.Store.NO));
+    d.add(new StringField(TABLE, c.table(), Field.Store.NO));
+    d.add(new SortedDocValuesField(ID, new BytesRef(c.id())));
+    d.add(new BinaryDocValuesField(REF, new BytesRef(c.table() + '\u0000' + c.subject().map(s -> "+" + s).orElse(""))));
+    d.add(new TextField(TEXT, c.text(), Field.Store.NO));
+    return d;
+  }
+
+  private IndexSearcher searcher(IndexReader reader) {
+    IndexSearcher s = new LiveStatisticsSearcher(reader, total);
+    s.setSimilarity(shared.similarity);
+    return s;
   }
 
   /** The embed text plus the identifiers' words (a column named {@code dob} is found as "dob"). */
@@ -91,7 +271,7 @@ public final class LexicalIndex {
         .map(h -> new Hit(h.chunkId(), h.table(), kind, h.subject(), h.score())).toList();
   }
 
-  /** Raw hits of one indexed kind (chunk kinds, or {@link #MODULE}). */
+  /** Raw hits of one indexed kind (chunk kinds, or {@link #MODULE}); equal scores in document id order. */
   public List<Hit> search(String question, String kind, int limit) {
     Set<String> terms = analyze(question);
     if (terms.isEmpty()) {
@@ -104,11 +284,20 @@ public final class LexicalIndex {
         .add(new TermQuery(new Term("kind", kind)), BooleanClause.Occur.FILTER)
         .build();
     try {
-      ScoreDoc[] hits = searcher.search(q, limit).scoreDocs;
+      ScoreDoc[] hits;
+      try {
+        hits = searcher.search(q, limit, BY_SCORE_THEN_ID, true).scoreDocs;
+      } catch (org.apache.lucene.store.AlreadyClosedException e) {
+        throw new IllegalStateException("this version of the lexical index was replaced more than "
+            + RETIRED_READER_GRACE_MS / 1000 + " s ago; search the current one", e);
+      }
       List<Hit> out = new ArrayList<>(hits.length);
       for (ScoreDoc sd : hits) {
-        Doc d = docs.get(ordinal(sd.doc));
-        out.add(new Hit(d.id(), d.table(), null, d.subject(), sd.score));
+        String id = ((BytesRef) ((FieldDoc) sd).fields[1]).utf8ToString();
+        String ref = ref(sd.doc);
+        int sep = ref.indexOf('\u0000');
+        String subject = ref.substring(sep + 1);
+        out.add(new Hit(id, ref.substring(0, sep), null, subject.isEmpty() ? Optional.empty() : Optional.of(subject.substring(1)), sd.score));
       }
       return out;
     } catch (IOException e) {
@@ -116,19 +305,19 @@ public final class LexicalIndex {
     }
   }
 
-  private int ordinal(int docId) throws IOException {
+  private String ref(int docId) throws IOException {
     var leaves = searcher.getIndexReader().leaves();
-    var leaf = leaves.get(org.apache.lucene.index.ReaderUtil.subIndex(docId, leaves));
-    var values = leaf.reader().getNumericDocValues("ord");
+    var leaf = leaves.get(ReaderUtil.subIndex(docId, leaves));
+    BinaryDocValues values = leaf.reader().getBinaryDocValues(REF);
     if (values == null || !values.advanceExact(docId - leaf.docBase)) {
-      throw new IllegalStateException("lexical document " + docId + " has no ordinal");
+      throw new IllegalStateException("lexical document " + docId + " has no table");
     }
-    return (int) values.longValue();
+    return values.binaryValue().utf8ToString();
   }
 
   Set<String> analyze(String text) {
     Set<String> out = new LinkedHashSet<>();
-    try (TokenStream ts = analyzer.tokenStream(TEXT, text)) {
+    try (TokenStream ts = shared.analyzer.tokenStream(TEXT, text)) {
       CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
       ts.reset();
       while (ts.incrementToken()) {
@@ -139,5 +328,81 @@ public final class LexicalIndex {
       throw new UncheckedIOException(e);
     }
     return out;
+  }
+
+  /** What indexing {@code text} adds to the statistics of the text field. */
+  private static Counts counts(Analyzer analyzer, String text) throws IOException {
+    long tokens = 0;
+    Set<String> distinct = new HashSet<>();
+    try (TokenStream ts = analyzer.tokenStream(TEXT, text)) {
+      CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
+      ts.reset();
+      while (ts.incrementToken()) {
+        tokens++;
+        distinct.add(term.toString());
+      }
+      ts.end();
+    }
+    return tokens == 0 ? Counts.NONE : new Counts(1, tokens, distinct.size());
+  }
+
+  /**
+   * A searcher whose BM25 statistics (document frequency, document count, average length) count
+   * live documents only, as a fresh index would: without deletions Lucene's own are exact, with
+   * deletions a term's are counted from its postings (a few short lists per question).
+   */
+  private static final class LiveStatisticsSearcher extends IndexSearcher {
+    private final Counts live;
+    private final boolean deletions;
+
+    LiveStatisticsSearcher(IndexReader reader, Counts live) {
+      super(reader);
+      this.live = live;
+      this.deletions = reader.hasDeletions();
+    }
+
+    @Override
+    public CollectionStatistics collectionStatistics(String field) throws IOException {
+      if (!deletions || !field.equals(TEXT)) {
+        return super.collectionStatistics(field);
+      }
+      return live.docs() == 0 ? null
+          : new CollectionStatistics(field, getIndexReader().maxDoc(), live.docs(), live.terms(), live.distinctTerms());
+    }
+
+    @Override
+    public TermStatistics termStatistics(Term term, int docFreq, long totalTermFreq) throws IOException {
+      if (!deletions) {
+        return super.termStatistics(term, docFreq, totalTermFreq);
+      }
+      long df = 0;
+      long ttf = 0;
+      PostingsEnum postings = null;
+      for (LeafReaderContext leaf : getIndexReader().leaves()) {
+        Terms terms = leaf.reader().terms(term.field());
+        if (terms == null) {
+          continue;
+        }
+        TermsEnum te = terms.iterator();
+        if (!te.seekExact(term.bytes())) {
+          continue;
+        }
+        Bits liveDocs = leaf.reader().getLiveDocs();
+        if (liveDocs == null) {
+          df += te.docFreq();
+          ttf += te.totalTermFreq();
+          continue;
+        }
+        postings = te.postings(postings, PostingsEnum.FREQS);
+        for (int d = postings.nextDoc(); d != DocIdSetIterator.NO_MORE_DOCS; d = postings.nextDoc()) {
+          if (liveDocs.get(d)) {
+            df++;
+            ttf += postings.freq();
+          }
+        }
+      }
+      // A term only deleted documents hold matches nothing live; any valid statistics will do.
+      return df == 0 ? super.termStatistics(term, docFreq, totalTermFreq) : new TermStatistics(term.bytes(), df, ttf);
+    }
   }
 }

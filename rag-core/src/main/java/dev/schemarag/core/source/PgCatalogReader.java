@@ -49,34 +49,25 @@ public final class PgCatalogReader {
    */
   public SchemaModel readTables(String databaseId, List<String> schemas, java.util.Collection<String> names) throws SQLException {
     try (Connection c = db.open()) {
-      Map<Long, String[]> all = relations(c, schemas);
-      java.util.Set<String> wanted = new java.util.HashSet<>(names);
-      java.util.Set<Long> named = new java.util.HashSet<>();
-      all.forEach((oid, r) -> {
-        if (wanted.contains(modelName(r[0], r[1]))) {
-          named.add(oid);
-        }
-      });
-      java.util.Set<Long> involved = new java.util.HashSet<>(named);
+      // The named relations are found by name in the catalog, not by listing every relation of the schemas.
+      Map<Long, String[]> named = relations(c, schemas, names);
+      java.util.Set<Long> partners = new java.util.HashSet<>();
       if (!named.isEmpty()) {
         try (PreparedStatement ps = c.prepareStatement("SELECT conrelid::int8, confrelid::int8 FROM pg_constraint"
             + " WHERE contype = 'f' AND (conrelid::int8 = ANY (?) OR confrelid::int8 = ANY (?))")) {
-          ps.setArray(1, oids(c, named));
-          ps.setArray(2, oids(c, named));
+          ps.setArray(1, oids(c, named.keySet()));
+          ps.setArray(2, oids(c, named.keySet()));
           try (ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
-              involved.add(rs.getLong(1));
-              involved.add(rs.getLong(2));
+              partners.add(rs.getLong(1));
+              partners.add(rs.getLong(2));
             }
           }
         }
       }
-      Map<Long, String[]> rels = new LinkedHashMap<>();
-      all.forEach((oid, r) -> {
-        if (involved.contains(oid)) {
-          rels.put(oid, r);
-        }
-      });
+      partners.removeAll(named.keySet());
+      Map<Long, String[]> rels = new LinkedHashMap<>(named);
+      rels.putAll(relations(c, schemas, partners));
       return build(c, databaseId, rels);
     }
   }
@@ -107,13 +98,38 @@ public final class PgCatalogReader {
   }
 
   private static Map<Long, String[]> relations(Connection c, List<String> schemas) throws SQLException {
+    return relations(c, schemas, "", null);
+  }
+
+  /** The relations of the schemas with these model names. */
+  private static Map<Long, String[]> relations(Connection c, List<String> schemas, java.util.Collection<String> names) throws SQLException {
+    if (names.isEmpty()) {
+      return new LinkedHashMap<>();
+    }
+    return relations(c, schemas, " AND (CASE WHEN n.nspname = 'public' THEN c.relname ELSE n.nspname || '.' || c.relname END) = ANY (?)",
+        c.createArrayOf("text", names.toArray()));
+  }
+
+  /** The relations of the schemas with these oids. */
+  private static Map<Long, String[]> relations(Connection c, List<String> schemas, java.util.Set<Long> ids) throws SQLException {
+    if (ids.isEmpty()) {
+      return new LinkedHashMap<>();
+    }
+    return relations(c, schemas, " AND c.oid::int8 = ANY (?)", oids(c, ids));
+  }
+
+  /** @param filter an extra condition with one parameter, bound to {@code value}; "" for none */
+  private static Map<Long, String[]> relations(Connection c, List<String> schemas, String filter, Array value) throws SQLException {
     Map<Long, String[]> out = new LinkedHashMap<>();
     try (PreparedStatement ps = c.prepareStatement(
         "SELECT c.oid, n.nspname, c.relname, obj_description(c.oid, 'pg_class') FROM pg_class c"
             + " JOIN pg_namespace n ON n.oid = c.relnamespace"
-            + " WHERE c.relkind IN ('r', 'p', 'v', 'm', 'f') AND NOT c.relispartition AND n.nspname = ANY (?)"
+            + " WHERE c.relkind IN ('r', 'p', 'v', 'm', 'f') AND NOT c.relispartition AND n.nspname = ANY (?)" + filter
             + " ORDER BY n.nspname, c.relname")) {
       ps.setArray(1, c.createArrayOf("text", schemas.toArray()));
+      if (value != null) {
+        ps.setArray(2, value);
+      }
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
           out.put(rs.getLong(1), new String[] {rs.getString(2), rs.getString(3), rs.getString(4)});

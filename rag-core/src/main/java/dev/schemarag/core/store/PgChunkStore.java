@@ -222,11 +222,26 @@ public final class PgChunkStore implements ChunkStore {
 
   /** Every stored chunk of a database, as the chunker made it (vectors stay in the database). */
   public List<Chunk> load(String databaseId) throws SQLException {
+    return chunks(databaseId, null);
+  }
+
+  /** The stored chunks of some tables (model names) of a database, by table then id: what an update of one table reads. */
+  @Override
+  public List<Chunk> load(String databaseId, Collection<String> tables) throws SQLException {
+    return tables.isEmpty() ? List.of() : chunks(databaseId, tables);
+  }
+
+  /** @param tables null: every table */
+  private List<Chunk> chunks(String databaseId, Collection<String> tables) throws SQLException {
     List<Chunk> out = new ArrayList<>();
     try (Connection c = db.open(); PreparedStatement ps = c.prepareStatement(
         "SELECT id, table_name, kind, subject, related_tables, keywords, token_estimate, embed_text, prompt_text, embed_hash, content_hash"
-            + " FROM " + SCHEMA + ".chunks WHERE database_id = ? ORDER BY table_name, id")) {
+            + " FROM " + SCHEMA + ".chunks WHERE database_id = ?" + (tables == null ? "" : " AND table_name = ANY (?)")
+            + " ORDER BY table_name, id")) {
       ps.setString(1, databaseId);
+      if (tables != null) {
+        ps.setArray(2, c.createArrayOf("text", tables.toArray()));
+      }
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
           out.add(new Chunk(rs.getString(1), databaseId, rs.getString(2), ChunkKind.valueOf(rs.getString(3).toUpperCase()),

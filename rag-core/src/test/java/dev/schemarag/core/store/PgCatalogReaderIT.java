@@ -46,4 +46,30 @@ class PgCatalogReaderIT {
     assertThat(m.incoming(schema + ".customers")).hasSize(1);
     assertThat(m.neighbours(schema + ".customers")).containsExactly(schema + ".orders");
   }
+
+  @Test
+  void readsNamedTablesWithTheTablesTheirKeysTouchAsTheFullReadDoes() throws Exception {
+    String schema = "it_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
+    ConnectionSource db = ConnectionSource.of(TestInfra.postgresUrl(), null, null);
+    try (Connection c = db.open(); Statement s = c.createStatement()) {
+      s.execute("CREATE SCHEMA " + schema);
+      s.execute("CREATE TABLE " + schema + ".customers (customer_id bigint PRIMARY KEY, email text)");
+      s.execute("CREATE TABLE " + schema + ".orders (order_id bigint PRIMARY KEY, customer_id bigint REFERENCES " + schema + ".customers)");
+      s.execute("CREATE TABLE " + schema + ".order_lines (order_id bigint REFERENCES " + schema + ".orders, qty int)");
+      s.execute("CREATE TABLE " + schema + ".products (product_id bigint PRIMARY KEY)");
+      s.execute("COMMENT ON TABLE " + schema + ".orders IS 'Customer orders'");
+    }
+    PgCatalogReader reader = new PgCatalogReader(db);
+    SchemaModel full = reader.read("erp", List.of(schema));
+    String orders = schema + ".orders";
+    SchemaModel around = reader.readTables("erp", List.of(schema), List.of(orders, schema + ".gone"));
+
+    assertThat(around.tables()).extracting(Table::name)
+        .containsExactlyInAnyOrder(orders, schema + ".customers", schema + ".order_lines");
+    assertThat(around.table(orders)).isEqualTo(full.table(orders));
+    assertThat(around.edges(orders)).containsExactlyInAnyOrderElementsOf(full.edges(orders));
+    assertThat(around.table(schema + ".gone")).isEmpty();
+    assertThat(reader.readTables("erp", List.of(schema), List.of(schema + ".products")).tables()).extracting(Table::name)
+        .containsExactly(schema + ".products");
+  }
 }

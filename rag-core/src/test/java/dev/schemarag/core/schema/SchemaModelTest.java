@@ -1,0 +1,60 @@
+package dev.schemarag.core.schema;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class SchemaModelTest {
+
+  private static Table t(String name) {
+    return new Table(name, Optional.empty(), List.of(Column.of("id", "int"), Column.of("ref", "int")), Optional.empty());
+  }
+
+  private static ForeignKey fk(String from, String to) {
+    return new ForeignKey(from + "_" + to, from, List.of("ref"), to, List.of("id"));
+  }
+
+  private static void assertSameAs(SchemaModel a, SchemaModel b) {
+    assertThat(a.tables()).containsExactlyElementsOf(b.tables());
+    assertThat(a.foreignKeys()).containsExactlyElementsOf(b.foreignKeys());
+    for (Table t : b.tables()) {
+      assertThat(a.outgoing(t.name())).as("outgoing " + t.name()).containsExactlyElementsOf(b.outgoing(t.name()));
+      assertThat(a.incoming(t.name())).as("incoming " + t.name()).containsExactlyElementsOf(b.incoming(t.name()));
+    }
+  }
+
+  @Test
+  void changingTablesInPlaceGivesTheModelBuiltFromTheirNewState() {
+    SchemaModel m = new SchemaModel("db", List.of(t("a"), t("b"), t("c"), t("d")),
+        List.of(fk("b", "a"), fk("c", "a"), fk("d", "c"), fk("c", "d")));
+
+    // a is dropped, e is added pointing at c and pointed at by d, b's key now points at d
+    Map<String, Optional<Table>> changed = new LinkedHashMap<>();
+    changed.put("a", Optional.empty());
+    changed.put("e", Optional.of(t("e")));
+    changed.put("b", Optional.of(t("b")));
+    List<ForeignKey> edges = List.of(fk("e", "c"), fk("d", "e"), fk("b", "d"), fk("e", "c"), fk("b", "x"));
+    SchemaModel next = m.withTables(changed, edges);
+
+    List<ForeignKey> expected = new ArrayList<>(List.of(fk("d", "c"), fk("c", "d"), fk("e", "c"), fk("d", "e"), fk("b", "d")));
+    assertSameAs(next, new SchemaModel("db", List.of(t("b"), t("c"), t("d"), t("e")), expected));
+    assertThat(next.neighbours("c")).containsExactlyInAnyOrder("d", "e");
+    assertThat(next.table("a")).isEmpty();
+    // the model it came from is unchanged
+    assertSameAs(m, new SchemaModel("db", List.of(t("a"), t("b"), t("c"), t("d")),
+        List.of(fk("b", "a"), fk("c", "a"), fk("d", "c"), fk("c", "d"))));
+  }
+
+  @Test
+  void aKeyTouchingNoChangedTableIsRefused() {
+    SchemaModel m = new SchemaModel("db", List.of(t("a"), t("b")), List.of());
+    assertThatThrownBy(() -> m.withTables(Map.of("a", Optional.of(t("a"))), List.of(fk("b", "b"))))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("touches none of the changed tables");
+  }
+}

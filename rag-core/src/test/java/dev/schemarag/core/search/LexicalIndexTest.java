@@ -1,0 +1,61 @@
+package dev.schemarag.core.search;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class LexicalIndexTest {
+
+  private static List<LexicalIndex.Doc> docs(String table, int version) {
+    List<LexicalIndex.Doc> out = new ArrayList<>();
+    for (int c = 0; c < 10; c++) {
+      out.add(new LexicalIndex.Doc(table + "." + c, table, "column", Optional.of("c" + c),
+          table + " column " + c + " holds amounts of stock orders customers invoices, revision " + version));
+    }
+    return out;
+  }
+
+  private static LexicalIndex updated(long graceMs, int updates, List<Long> bytes) throws Exception {
+    List<LexicalIndex.Doc> all = new ArrayList<>();
+    for (int t = 0; t < 20; t++) {
+      all.addAll(docs("t" + t, 0));
+    }
+    LexicalIndex index = LexicalIndex.of(all, 1.5, 0.75, graceMs);
+    bytes.add(index.directoryBytes());
+    for (int i = 1; i <= updates; i++) {
+      String table = "t" + (i % 20);
+      index = index.withTables(Map.of(table, docs(table, i)));
+      bytes.add(index.directoryBytes());
+    }
+    return index;
+  }
+
+  @Test
+  void replacedVersionsAreClosedSoTheirSegmentsAreFreed() throws Exception {
+    List<Long> kept = new ArrayList<>();
+    updated(60_000, 120, kept);
+    List<Long> freed = new ArrayList<>();
+    LexicalIndex last = updated(0, 120, freed);
+
+    // Every version held open keeps every segment it saw; closed ones let merges free theirs.
+    assertThat(kept.get(kept.size() - 1)).isGreaterThan(3 * kept.get(0));
+    assertThat(freed.get(freed.size() - 1)).isLessThan(3 * freed.get(0));
+    assertThat(last.search("revision 120 stock", "column", 5)).isNotEmpty();
+  }
+
+  @Test
+  void aVersionReplacedLongerAgoThanTheGraceNoLongerAnswers() throws Exception {
+    List<LexicalIndex.Doc> all = new ArrayList<>(docs("a", 0));
+    all.addAll(docs("b", 0));
+    LexicalIndex first = LexicalIndex.of(all, 1.5, 0.75, 0);
+    LexicalIndex second = first.withTables(Map.of("a", docs("a", 1)));
+    assertThatThrownBy(() -> first.search("stock", "column", 5)).isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("was replaced");
+    assertThat(second.search("revision 1", "column", 20)).extracting(LexicalIndex.Hit::table).contains("a");
+  }
+}
