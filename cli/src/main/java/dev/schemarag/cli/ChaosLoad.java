@@ -250,12 +250,16 @@ final class ChaosLoad implements AutoCloseable {
     producer.flush();
   }
 
-  private synchronized long random(long bound) {
-    return bound <= 0 ? 0 : (long) (random.nextDouble() * bound);
+  private long random(long bound) {
+    synchronized (random) {
+      return bound <= 0 ? 0 : (long) (random.nextDouble() * bound);
+    }
   }
 
-  private synchronized int randomInt(int bound) {
-    return random.nextInt(bound);
+  private int randomInt(int bound) {
+    synchronized (random) {
+      return random.nextInt(bound);
+    }
   }
 
   /**

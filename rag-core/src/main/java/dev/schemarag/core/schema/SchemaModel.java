@@ -24,9 +24,14 @@ public final class SchemaModel {
     Map<String, Table> byName = new LinkedHashMap<>();
     tables.forEach(t -> byName.put(t.name(), t));
     this.tables = java.util.Collections.unmodifiableMap(byName);
-    // Keep only keys whose both ends are in the model: a dangling FK cannot be joined.
+    // Keep only keys whose both ends are in the model: a dangling FK cannot be joined. In one order
+    // (the catalog's: constraint name, then table) whatever order they came in, so that a model
+    // patched table by table gives the same relationship chunks as one read whole.
     this.foreignKeys = foreignKeys.stream()
-        .filter(fk -> byName.containsKey(fk.fromTable()) && byName.containsKey(fk.toTable())).toList();
+        .filter(fk -> byName.containsKey(fk.fromTable()) && byName.containsKey(fk.toTable()))
+        .sorted(java.util.Comparator.comparing(ForeignKey::name, java.util.Comparator.nullsFirst(java.util.Comparator.<String>naturalOrder()))
+            .thenComparing(ForeignKey::fromTable))
+        .toList();
     for (ForeignKey fk : this.foreignKeys) {
       outgoing.computeIfAbsent(fk.fromTable(), k -> new ArrayList<>()).add(fk);
       incoming.computeIfAbsent(fk.toTable(), k -> new ArrayList<>()).add(fk);
