@@ -64,6 +64,7 @@ final class ChaosLoad implements AutoCloseable {
   /** query_id -> {published at ms, answers, failures}; published at is 0 until the broker acknowledged the request. */
   private final Map<String, long[]> questions = new ConcurrentHashMap<>();
   private final AtomicInteger notPublished = new AtomicInteger();
+  private final Map<String, Integer> failureClasses = new ConcurrentHashMap<>();
   private final AtomicLong lastOutcomeMs = new AtomicLong();
 
   private final List<String> liveTables = new ArrayList<>();
@@ -129,6 +130,9 @@ final class ChaosLoad implements AutoCloseable {
             QueryFailed f = topics.failures().valueSerde().deserializer().deserialize(r.topic(), r.value());
             id = f == null ? null : f.getQueryId();
             slot = 2;
+            if (f != null && questions.containsKey(id)) {
+              failureClasses.merge(f.getErrorClass() + " at " + f.getStage(), 1, Integer::sum);
+            }
           }
           long[] q = id == null ? null : questions.get(id);
           if (q != null) {
@@ -198,6 +202,11 @@ final class ChaosLoad implements AutoCloseable {
       }
     }
     return new Outcomes(published, notPublished.get(), answered, failed, unanswered, duplicates, withDuplicates);
+  }
+
+  /** Failure events by error class and stage. */
+  Map<String, Integer> failureClasses() {
+    return new java.util.TreeMap<>(failureClasses);
   }
 
   /** Whether every question asked has an answer or a failure. */

@@ -114,6 +114,7 @@ final class ChaosRun {
     List<Map<String, Object>> kills = new ArrayList<>();
     Map<String, Integer> killsPerTarget = new LinkedHashMap<>();
     ChaosLoad.Outcomes outcomes;
+    Map<String, Integer> failures;
     Map<String, Integer> applied;
     int retries;
     long settleMs;
@@ -136,6 +137,7 @@ final class ChaosRun {
       IndexCheck check = settle(load);
       settleMs = (System.nanoTime() - t) / 1_000_000;
       outcomes = load.outcomes();
+      failures = load.failureClasses();
       applied = load.applied();
       retries = load.retries();
       lost = check.mismatches();
@@ -149,6 +151,7 @@ final class ChaosRun {
     f.put("ddl_changes_lost", lost);
     f.put("settle_ms", settleMs);
     putOutcomes(f, outcomes);
+    f.put("failures_by_class", failures);
     f.put("kills", kills);
     f.put("recovery_ms", recoveryFigures(kills));
     printOutcome("single instances", f);
@@ -337,6 +340,7 @@ final class ChaosRun {
       f.put("ddl_changes_lost", check.mismatches());
       f.put("changes_applied", load.applied());
       putOutcomes(f, load.outcomes());
+      f.put("failures_by_class", load.failureClasses());
       f.put("assigned_partitions_after_restart", awaitAssignment(pair));
       printOutcome("two instances", f);
     }
