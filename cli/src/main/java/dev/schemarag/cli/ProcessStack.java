@@ -238,6 +238,12 @@ final class ProcessStack {
     for (String sub : List.of("kafka", "docs", "streams")) {
       Files2.deleteTree(dir.resolve(sub));
     }
+    // the state of the extra indexer instances of an earlier stack
+    try (java.util.stream.Stream<Path> old = Files.list(dir)) {
+      for (Path p : old.filter(x -> x.getFileName().toString().startsWith("streams-")).toList()) {
+        Files2.deleteTree(p);
+      }
+    }
     // The cluster a dead stack left behind holds its replication slot and index: gone, as after down.
     readState().map(s -> s.getProperty("pg.name")).map(LocalPostgres::new).ifPresent(LocalPostgres::purge);
     Files.deleteIfExists(dir.resolve(STATE_FILE));
@@ -534,8 +540,11 @@ final class ProcessStack {
       int port = freePort();
       config.setProperty(proc.portKey().name(), Integer.toString(port));
       if (service == INDEXER) {
-        // Two Streams instances of one application on one machine need state directories of their own.
-        config.setProperty(ConfigKeys.INDEXER_STATE_DIR.name(), dir.resolve("streams-" + n).toString());
+        // Two Streams instances of one application on one machine need state directories of their own;
+        // a new instance starts empty (a directory left by an earlier stack holds another broker's offsets).
+        Path stateDir = dir.resolve("streams-" + n);
+        Files2.deleteTree(stateDir);
+        config.setProperty(ConfigKeys.INDEXER_STATE_DIR.name(), stateDir.toString());
       }
       java.io.StringWriter text = new java.io.StringWriter();
       config.store(text, "what ./schemarag up gave " + proc.name() + ": the stack's configuration with a port of its own");
