@@ -69,6 +69,14 @@ final class ProcessStack {
       return this == INGEST ? DemoHealth.INGEST_URL : this == INDEXER ? DemoHealth.INDEXER_URL
           : this == QUERY ? DemoHealth.QUERY_URL : name.replace("-service", "") + ".url";
     }
+
+    /** Instance {@code n} (2, 3, ...) of this service: the same distribution, its own name, PID, log, port and configuration file. */
+    Proc instance(int n) {
+      if (n < 2 || !SERVICES.contains(this) || this == GATEWAY) {
+        throw new IllegalArgumentException("only ingest, indexer and query run more instances, numbered from 2; not " + name + " #" + n);
+      }
+      return new Proc(name + "-" + n, module, heap, portKey);
+    }
   }
 
   static final Proc KAFKA = new Proc("kafka", "local-infra", "-Xmx256m", null);
@@ -81,6 +89,9 @@ final class ProcessStack {
 
   /** The cluster name of scripts/local-pg.sh when {@code up} is given none: not the demo's. */
   static final String DEFAULT_PG_NAME = "stack";
+
+  /** The state key listing the extra service instances ({@link #addInstance}), comma-separated names. */
+  private static final String INSTANCES = "instances";
 
   private static final String STATE_FILE = "stack.properties";
   private static final String SERVICE_CONFIG = "service.properties";
@@ -139,27 +150,27 @@ final class ProcessStack {
         throw new IllegalArgumentException("another ./schemarag up is at work on " + dir);
       }
       Optional<Properties> state = readState();
-      if (state.isPresent() && state.get().getProperty("config.file") == null && ALL.stream().anyMatch(x -> pid(x).isPresent())) {
+      if (state.isPresent() && state.get().getProperty("config.file") == null && procs(state.get()).stream().anyMatch(x -> pid(x).isPresent())) {
         // an up stopped (Ctrl-C) before it got to the services: what it started is of no use
         out.println("the last up did not finish: " + down(Duration.ofSeconds(20), out));
         state = Optional.empty();
       }
-      List<Proc> alive = state.isEmpty() ? List.of() : ALL.stream().filter(x -> pid(x).isPresent()).toList();
+      List<Proc> alive = state.isEmpty() ? List.of() : procs(state.get()).stream().filter(x -> pid(x).isPresent()).toList();
       Properties p;
       boolean fresh = state.isEmpty() || alive.isEmpty();
       if (!fresh) {
         Properties running = state.get();
         p = running;
-        List<Proc> dead = ALL.stream().filter(x -> !alive.contains(x) && wasStarted(running, x)).toList();
-        if (dead.isEmpty()) {
+        List<Proc> dead = procs(running).stream().filter(x -> !alive.contains(x) && wasStarted(running, x)).toList();
+        if (dead.isEmpty() && !postgresDown(running)) {
           out.println("the stack already runs (" + dir + "): nothing started");
           printStatus(out);
           return;
         }
-        out.println("the stack runs in part: starting " + dead.stream().map(Proc::name).toList() + " again");
+        out.println("the stack runs in part: starting " + (postgresDown(running) ? "PostgreSQL and " : "") + dead.stream().map(Proc::name).toList() + " again");
         restart(p, dead, out);
       } else {
-        if (state.isPresent() || ALL.stream().anyMatch(x -> Files.exists(pidFile(x)))) {
+        if (state.isPresent() || procsOrAll().stream().anyMatch(x -> Files.exists(pidFile(x)))) {
           out.println("no process of the last stack runs (stale PID files in " + dir + "): starting afresh");
         }
         new LocalStackState(dir.getParent()).demoRunning().ifPresent(x -> {
@@ -192,8 +203,32 @@ final class ProcessStack {
     return proc != KAFKA || p.getProperty("kafka.port") != null;
   }
 
+  /** Every process of the stack in {@code p}: {@link #ALL} and the extra instances of services. */
+  static List<Proc> procs(Properties p) {
+    List<Proc> out = new ArrayList<>(ALL);
+    for (String name : p.getProperty(INSTANCES, "").split(",")) {
+      if (name.isBlank()) {
+        continue;
+      }
+      int dash = name.lastIndexOf('-');
+      Proc base = SERVICES.stream().filter(s -> s.name().equals(name.substring(0, dash))).findFirst()
+          .orElseThrow(() -> new IllegalStateException("the stack state names an unknown instance " + name));
+      out.add(base.instance(Integer.parseInt(name.substring(dash + 1))));
+    }
+    return out;
+  }
+
+  /** The services of the stack in {@code p}, extra instances included. */
+  private static List<Proc> services(Properties p) {
+    return procs(p).stream().filter(x -> x != KAFKA).toList();
+  }
+
+  private List<Proc> procsOrAll() {
+    return readState().map(ProcessStack::procs).orElse(ALL);
+  }
+
   private Properties startFresh(SchemaragConfig base, UpOptions options, PrintStream out) throws Exception {
-    for (Proc p : ALL) {
+    for (Proc p : procsOrAll()) {
       Files.deleteIfExists(pidFile(p));
       // the last run's log stays one run longer, beside the new one
       if (Files.exists(logFile(p))) {
@@ -202,6 +237,12 @@ final class ProcessStack {
     }
     for (String sub : List.of("kafka", "docs", "streams")) {
       Files2.deleteTree(dir.resolve(sub));
+    }
+    // the state of the extra indexer instances of an earlier stack
+    try (java.util.stream.Stream<Path> old = Files.list(dir)) {
+      for (Path p : old.filter(x -> x.getFileName().toString().startsWith("streams-")).toList()) {
+        Files2.deleteTree(p);
+      }
     }
     // The cluster a dead stack left behind holds its replication slot and index: gone, as after down.
     readState().map(s -> s.getProperty("pg.name")).map(LocalPostgres::new).ifPresent(LocalPostgres::purge);
@@ -316,18 +357,27 @@ final class ProcessStack {
     Optional.ofNullable(p.getProperty("pg.name")).map(LocalPostgres::new).ifPresent(pg -> {
       if (!pg.running()) {
         out.println("starting PostgreSQL '" + pg.name() + "' again");
-        pg.start();
+        String url = pg.start();
+        if (!url.equals(p.getProperty("db.url", url))) {
+          // the services were configured with the old URL and would never reach the new one
+          throw new IllegalStateException("PostgreSQL '" + pg.name() + "' came back on " + url + ", not " + p.getProperty("db.url")
+              + " (its port was taken meanwhile): ./schemarag down, then up");
+        }
       }
     });
     if (dead.contains(KAFKA)) {
       launch(KAFKA, p);
       KafkaReadiness.await(p.getProperty("bootstrap.servers"), Duration.ofSeconds(60));
     }
-    for (Proc s : SERVICES) {
+    for (Proc s : services(p)) {
       if (dead.contains(s)) {
         launch(s, p);
       }
     }
+  }
+
+  private static boolean postgresDown(Properties p) {
+    return Optional.ofNullable(p.getProperty("pg.name")).map(LocalPostgres::new).map(pg -> !pg.running()).orElse(false);
   }
 
   /** Starts one process detached from this one (its own session), output appended to its log, and writes its PID file. */
@@ -358,7 +408,7 @@ final class ProcessStack {
     // The services read exactly the stack's configuration file: none of this shell's SCHEMARAG_* variables.
     env.keySet().removeIf(k -> k.startsWith(ConfigKeys.ENV_PREFIX));
     if (proc != KAFKA) {
-      env.put(dev.schemarag.core.config.SchemaragConfig.CONFIG_ENV, p.getProperty("config.file"));
+      env.put(dev.schemarag.core.config.SchemaragConfig.CONFIG_ENV, p.getProperty("config.file." + proc.name(), p.getProperty("config.file")));
     }
     long pid = pb.start().pid();
     Files.writeString(pidFile(proc), pid + "\n");
@@ -376,8 +426,8 @@ final class ProcessStack {
   private void awaitReady(Properties p, Duration timeout, long t0, PrintStream out) throws InterruptedException, TimeoutException {
     long deadline = t0 + timeout.toNanos();
     Map<Proc, String> waiting = new LinkedHashMap<>();
-    SERVICES.forEach(s -> waiting.put(s, "not asked yet"));
-    out.println("waiting for " + SERVICES.stream().map(Proc::name).toList() + " to answer /health/ready");
+    services(p).forEach(s -> waiting.put(s, "not asked yet"));
+    out.println("waiting for " + List.copyOf(waiting.keySet()).stream().map(Proc::name).toList() + " to answer /health/ready");
     while (!waiting.isEmpty()) {
       for (Proc s : List.copyOf(waiting.keySet())) {
         if (pid(s).isEmpty()) {
@@ -458,6 +508,124 @@ final class ProcessStack {
     return ConnectionSource.of(url, config.get(ConfigKeys.DB_USER), config.get(ConfigKeys.DB_PASSWORD));
   }
 
+  // ---------------------------------------------------------------- instances, kills and recovery
+
+  private Path instanceConfig(Proc p) {
+    return dir.resolve("service-" + p.name() + ".properties");
+  }
+
+  /**
+   * Starts instance {@code n} of a service beside the running stack and waits until it is ready: its
+   * own HTTP port, PID file, log and configuration file (the stack's, with that port and, for the
+   * indexer, a Streams state directory of its own). It joins the first instance's consumer group
+   * (the same group and Streams application id), so the two share the partitions. {@code up}
+   * restarts it and {@code down} stops it like the others.
+   */
+  Proc addInstance(Proc service, int n, Duration timeout, PrintStream out) throws Exception {
+    Proc proc = service.instance(n);
+    try (FileChannel lockFile = FileChannel.open(dir.resolve(".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+         FileLock lock = lockFile.tryLock()) {
+      if (lock == null) {
+        throw new IllegalArgumentException("another ./schemarag up is at work on " + dir);
+      }
+      Properties p = readState().filter(x -> x.getProperty("config.file") != null)
+          .orElseThrow(() -> new IllegalStateException("no stack runs in " + dir + ": start one with ./schemarag up"));
+      if (procs(p).contains(proc)) {
+        throw new IllegalArgumentException(proc.name() + " is part of the stack already");
+      }
+      Properties config = new Properties();
+      try (Reader r = Files.newBufferedReader(Path.of(p.getProperty("config.file")))) {
+        config.load(r);
+      }
+      int port = freePort();
+      config.setProperty(proc.portKey().name(), Integer.toString(port));
+      if (service == INDEXER) {
+        // Two Streams instances of one application on one machine need state directories of their own;
+        // a new instance starts empty (a directory left by an earlier stack holds another broker's offsets).
+        Path stateDir = dir.resolve("streams-" + n);
+        Files2.deleteTree(stateDir);
+        config.setProperty(ConfigKeys.INDEXER_STATE_DIR.name(), stateDir.toString());
+      }
+      java.io.StringWriter text = new java.io.StringWriter();
+      config.store(text, "what ./schemarag up gave " + proc.name() + ": the stack's configuration with a port of its own");
+      writePrivate(instanceConfig(proc), text.toString());
+      p.setProperty("config.file." + proc.name(), instanceConfig(proc).toString());
+      p.setProperty(proc.urlKey(), "http://127.0.0.1:" + port);
+      String listed = p.getProperty(INSTANCES, "");
+      p.setProperty(INSTANCES, listed.isBlank() ? proc.name() : listed + "," + proc.name());
+      writeState(p);
+      launch(proc, p);
+      awaitReady(p, timeout, System.nanoTime(), out);
+      return proc;
+    }
+  }
+
+  /** SIGKILL to one process of the stack (no shutdown hook runs); returns its PID once it is gone. */
+  long kill(Proc proc) {
+    ProcessHandle h = handle(proc).orElseThrow(() -> new IllegalStateException(proc.name() + " does not run"));
+    h.destroyForcibly();
+    if (!awaitGone(h, System.nanoTime() + Duration.ofSeconds(30).toNanos())) {
+      throw new IllegalStateException(proc.name() + " (pid " + h.pid() + ") still runs 30 s after SIGKILL");
+    }
+    return h.pid();
+  }
+
+  /**
+   * SIGKILL to the postmaster of the stack's cluster; returns its PID once it and its backends are
+   * gone (a backend outliving its postmaster would keep the new one from starting).
+   */
+  long killPostgres() {
+    LocalPostgres pg = readState().map(p -> p.getProperty("pg.name")).map(LocalPostgres::new)
+        .orElseThrow(() -> new IllegalStateException("the stack runs no PostgreSQL cluster of its own"));
+    long pid = pg.pid().orElseThrow(() -> new IllegalStateException("PostgreSQL '" + pg.name() + "' does not run"));
+    ProcessHandle postmaster = ProcessHandle.of(pid).orElseThrow();
+    List<ProcessHandle> backends = postmaster.descendants().toList();
+    postmaster.destroyForcibly();
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    awaitGone(postmaster, deadline);
+    for (ProcessHandle b : backends) {
+      if (!awaitGone(b, deadline)) {
+        b.destroyForcibly();
+      }
+    }
+    // pg_ctl takes a dead postmaster nobody has reaped yet (a zombie) for a running one and would not start it again
+    while (pg.running()) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("PostgreSQL '" + pg.name() + "' (pid " + pid + ") was killed but pg_ctl still reports it running");
+      }
+      try {
+        Thread.sleep(200);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+    }
+    return pid;
+  }
+
+  /**
+   * Starts again whatever of a running stack has died (PostgreSQL first, then the broker, then the
+   * services) with the settings it was started with, and waits until every service is ready. Returns
+   * the processes it started.
+   */
+  List<String> recover(Duration timeout, PrintStream out) throws Exception {
+    try (FileChannel lockFile = FileChannel.open(dir.resolve(".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+         FileLock lock = lockFile.lock()) {
+      Properties p = readState().filter(x -> x.getProperty("config.file") != null)
+          .orElseThrow(() -> new IllegalStateException("no stack runs in " + dir + ": start one with ./schemarag up"));
+      long t0 = System.nanoTime();
+      List<String> started = new ArrayList<>();
+      if (postgresDown(p)) {
+        started.add("postgresql");
+      }
+      List<Proc> dead = procs(p).stream().filter(x -> wasStarted(p, x) && pid(x).isEmpty()).toList();
+      dead.forEach(x -> started.add(x.name()));
+      restart(p, dead, out);
+      awaitReady(p, timeout, t0, out);
+      return started;
+    }
+  }
+
   // ---------------------------------------------------------------- status
 
   /**
@@ -482,7 +650,7 @@ final class ProcessStack {
     }
     Properties p = state.get();
     List<ProcStatus> out = new ArrayList<>();
-    for (Proc proc : ALL) {
+    for (Proc proc : procs(p)) {
       if (!wasStarted(p, proc)) {
         continue;
       }
@@ -552,13 +720,16 @@ final class ProcessStack {
    */
   String down(Duration grace, PrintStream out) {
     Optional<Properties> state = readState();
-    List<Proc> withPidFile = ALL.stream().filter(p -> Files.exists(pidFile(p))).toList();
+    List<Proc> every = state.map(ProcessStack::procs).orElse(ALL);
+    List<Proc> withPidFile = every.stream().filter(p -> Files.exists(pidFile(p))).toList();
     if (state.isEmpty() && withPidFile.isEmpty()) {
       return "no stack was started here (" + dir + "): nothing to stop";
     }
     StringBuilder said = new StringBuilder();
     List<ProcessHandle> services = new ArrayList<>();
-    for (Proc s : List.of(GATEWAY, QUERY, INDEXER, INGEST)) {
+    List<Proc> stopOrder = new ArrayList<>(every.subList(ALL.size(), every.size()));
+    stopOrder.addAll(List.of(GATEWAY, QUERY, INDEXER, INGEST));
+    for (Proc s : stopOrder) {
       handle(s).ifPresent(h -> {
         h.destroy();
         services.add(h);
@@ -581,8 +752,9 @@ final class ProcessStack {
       pg.purge();
     });
     try {
-      for (Proc p : ALL) {
+      for (Proc p : every) {
         Files.deleteIfExists(pidFile(p));
+        Files.deleteIfExists(instanceConfig(p));
       }
       Files.deleteIfExists(dir.resolve(STATE_FILE));
       Files.deleteIfExists(dir.resolve(SERVICE_CONFIG));
@@ -667,13 +839,13 @@ final class ProcessStack {
   /** True when some process of a stack in {@code localDir} runs. */
   static boolean runsIn(Path localDir) {
     ProcessStack s = new ProcessStack(stackDir(localDir), Path.of("."));
-    return s.readState().isPresent() && ALL.stream().anyMatch(p -> s.pid(p).isPresent());
+    return s.readState().map(p -> procs(p).stream().anyMatch(x -> s.pid(x).isPresent())).orElse(false);
   }
 
   /** The state of a stack in {@code localDir} while some process of it runs. */
   static Optional<Properties> runningState(Path localDir) {
     ProcessStack s = new ProcessStack(stackDir(localDir), Path.of("."));
-    return s.readState().filter(p -> ALL.stream().anyMatch(x -> s.pid(x).isPresent()));
+    return s.readState().filter(p -> procs(p).stream().anyMatch(x -> s.pid(x).isPresent()));
   }
 
   Optional<Properties> readState() {

@@ -67,4 +67,34 @@ class ProcessStackTest {
     assertThat(out.toString(StandardCharsets.UTF_8)).contains("./schemarag up");
     assertThat(stack.down(Duration.ofSeconds(1), System.out)).contains("nothing to stop");
   }
+
+  @Test
+  void aSecondInstanceHasItsOwnNamePidFileAndUrlAndTheStateListsIt() throws Exception {
+    ProcessStack stack = stackWithState();
+    ProcessStack.Proc query2 = ProcessStack.QUERY.instance(2);
+
+    assertThat(query2.name()).isEqualTo("query-service-2");
+    assertThat(query2.module()).isEqualTo("query-service");
+    assertThat(query2.urlKey()).isNotEqualTo(ProcessStack.QUERY.urlKey());
+    assertThat(stack.pidFile(query2)).isNotEqualTo(stack.pidFile(ProcessStack.QUERY));
+    java.util.Properties state = new java.util.Properties();
+    state.setProperty("instances", "query-service-2,indexer-service-2");
+    assertThat(ProcessStack.procs(state)).endsWith(query2, ProcessStack.INDEXER.instance(2)).startsWith(ProcessStack.ALL.toArray(ProcessStack.Proc[]::new));
+  }
+
+  @Test
+  void theGatewayAndTheBrokerRunNoSecondInstance() {
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> ProcessStack.GATEWAY.instance(2)).hasMessageContaining("gateway-service");
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> ProcessStack.KAFKA.instance(2)).hasMessageContaining("kafka");
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> ProcessStack.QUERY.instance(1)).hasMessageContaining("#1");
+  }
+
+  @Test
+  void assignedPartitionsAreSummedOverTheClientsOfAnInstance() {
+    String metrics = "# TYPE kafka_consumer_coordinator_assigned_partitions gauge\n"
+        + "kafka_consumer_coordinator_assigned_partitions{client_id=\"a\"} 2.0\n"
+        + "kafka_consumer_coordinator_assigned_partitions{client_id=\"b\"} 1.0\n"
+        + "kafka_consumer_coordinator_partition_assigned_latency_avg{client_id=\"a\"} 7.0\n";
+    assertThat(ChaosRun.assignedPartitions(metrics)).isEqualTo(3);
+  }
 }

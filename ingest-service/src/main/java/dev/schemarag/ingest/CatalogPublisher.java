@@ -25,8 +25,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 /**
  * Publishes what one audit row caused, atomically: its {@link DdlEvent} and the snapshots and
  * tombstones of the tables it touched go out in one Kafka transaction. The DDL topic is therefore
- * an exact record of what was delivered, and the highest event id on it tells a restarted service
- * where delivery stopped.
+ * an exact record of what was delivered, and the event ids on its tail tell a restarted service
+ * which rows Debezium replays were delivered before.
  */
 final class CatalogPublisher implements AutoCloseable {
 
@@ -75,15 +75,16 @@ final class CatalogPublisher implements AutoCloseable {
   }
 
   /**
-   * The highest audit event id delivered for {@code databaseId} (committed transactions only), or
-   * -1. Reads the tail of each partition of the DDL topic.
+   * The audit events delivered for {@code databaseId} (committed transactions only), from the tail
+   * of each partition of the DDL topic: older ones count as delivered when the tail is not the whole topic.
    */
-  long lastDeliveredEventId(String databaseId, int tail) {
+  DeliveredEvents deliveredEvents(String databaseId, int tail, int capacity) {
     Map<String, Object> c = new HashMap<>(kafka);
     c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
     Topic<DatabaseKey, DdlEvent> topic = topics.ddl();
-    long max = -1;
+    List<Long> ids = new java.util.ArrayList<>();
+    boolean truncated = false;
     try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
       List<PartitionInfo> infos = consumer.partitionsFor(topic.name(), Duration.ofSeconds(30));
       List<TopicPartition> parts = infos.stream().map(i -> new TopicPartition(i.topic(), i.partition())).toList();
@@ -91,6 +92,7 @@ final class CatalogPublisher implements AutoCloseable {
       Map<TopicPartition, Long> ends = consumer.endOffsets(parts);
       Map<TopicPartition, Long> begins = consumer.beginningOffsets(parts);
       for (TopicPartition tp : parts) {
+        truncated |= ends.get(tp) - tail > begins.get(tp);
         consumer.seek(tp, Math.max(begins.get(tp), ends.get(tp) - tail));
       }
       long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
@@ -104,12 +106,12 @@ final class CatalogPublisher implements AutoCloseable {
           }
           DdlEvent e = topic.valueSerde().deserializer().deserialize(r.topic(), r.value());
           if (e.getDatabaseId().equals(databaseId)) {
-            max = Math.max(max, e.getEventId());
+            ids.add(e.getEventId());
           }
         }
       }
     }
-    return max;
+    return new DeliveredEvents(capacity, ids, truncated);
   }
 
   @Override

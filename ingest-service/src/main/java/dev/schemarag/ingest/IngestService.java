@@ -74,6 +74,8 @@ public final class IngestService implements AutoCloseable {
   /** Tables each table referenced when last published: a dropped FK must refresh its old target. */
   private final Map<String, Set<String>> lastTargets = new ConcurrentHashMap<>();
   private final AtomicLong delivered = new AtomicLong(-1);
+  /** By id, not a high-water mark: ids are drawn at execution, rows arrive in commit order (see {@link DeliveredEvents}). */
+  private volatile DeliveredEvents deliveredEvents = new DeliveredEvents(10_000, java.util.List.of(), false);
   private final AtomicLong published = new AtomicLong();
   private final AtomicLong docsPublished = new AtomicLong();
   private final List<KafkaClientMetrics> clientMetrics = new ArrayList<>();
@@ -111,7 +113,8 @@ public final class IngestService implements AutoCloseable {
     installer.install();
     publisher = new CatalogPublisher(topics, settings.kafka(), "schemarag-ingest-" + settings.databaseId());
     bind(new KafkaClientMetrics(publisher.producer()), registry);
-    delivered.set(publisher.lastDeliveredEventId(settings.databaseId(), 500));
+    deliveredEvents = publisher.deliveredEvents(settings.databaseId(), 500, 10_000);
+    delivered.set(deliveredEvents.highest());
     LOG.info("ingest for '{}': last delivered audit event {}", settings.databaseId(), delivered.get());
 
     JdbcUrl url = JdbcUrl.parse(settings.dbUrl());
@@ -161,7 +164,7 @@ public final class IngestService implements AutoCloseable {
 
   /** One audit row: its DDL event plus snapshots and tombstones, in one transaction. */
   void handle(AuditRow row) throws SQLException {
-    if (row.eventId() <= delivered.get()) {
+    if (deliveredEvents.contains(row.eventId())) {
       LOG.debug("audit event {} was delivered before: skipped", row.eventId());
       return;
     }
@@ -207,7 +210,8 @@ public final class IngestService implements AutoCloseable {
     }
     publisher.publish(Optional.of(ddlEvent(row)), updates);
     published.addAndGet(updates.size());
-    delivered.set(row.eventId());
+    deliveredEvents.add(row.eventId());
+    delivered.set(deliveredEvents.highest());
   }
 
   private static Set<String> targets(SchemaModel model, String table) {

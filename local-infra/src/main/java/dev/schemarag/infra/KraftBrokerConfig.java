@@ -55,7 +55,9 @@ final class KraftBrokerConfig {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    String clusterId = org.apache.kafka.common.Uuid.randomUuid().toString();
+    // A restart keeps the cluster id of the first start: the storage tool refuses another one even with --ignore-formatted.
+    String clusterId = existingClusterId(Path.of(props.getProperty("log.dirs")))
+        .orElseGet(() -> org.apache.kafka.common.Uuid.randomUuid().toString());
     var buf = new java.io.ByteArrayOutputStream();
     int rc = kafka.tools.StorageTool.execute(
         new String[] {"format", "-t", clusterId, "-c", propsFile.toString(), "--ignore-formatted"},
@@ -63,5 +65,20 @@ final class KraftBrokerConfig {
     if (rc != 0) {
       throw new LocalInfraException("formatting Kafka storage failed: " + buf);
     }
+  }
+
+  /** The cluster id a formatted log directory holds (its meta.properties), if formatted. */
+  static java.util.Optional<String> existingClusterId(Path logDir) {
+    Path meta = logDir.resolve("meta.properties");
+    if (!java.nio.file.Files.isRegularFile(meta)) {
+      return java.util.Optional.empty();
+    }
+    Properties p = new Properties();
+    try (var in = java.nio.file.Files.newInputStream(meta)) {
+      p.load(in);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + meta, e);
+    }
+    return java.util.Optional.ofNullable(p.getProperty("cluster.id")).filter(s -> !s.isBlank());
   }
 }

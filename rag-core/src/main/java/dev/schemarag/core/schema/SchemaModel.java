@@ -19,14 +19,22 @@ public final class SchemaModel {
   private final Map<String, List<ForeignKey>> outgoing;
   private final Map<String, List<ForeignKey>> incoming;
 
+  /** The order foreign keys are kept in: the catalog's (constraint name, then table). */
+  private static final java.util.Comparator<ForeignKey> CATALOG_ORDER = java.util.Comparator.comparing(ForeignKey::name,
+      java.util.Comparator.nullsFirst(java.util.Comparator.<String>naturalOrder())).thenComparing(ForeignKey::fromTable);
+
   public SchemaModel(String databaseId, Collection<Table> tables, Collection<ForeignKey> foreignKeys) {
     this.databaseId = databaseId;
     Map<String, Table> byName = new LinkedHashMap<>();
     tables.forEach(t -> byName.put(t.name(), t));
     this.tables = java.util.Collections.unmodifiableMap(byName);
-    // Keep only keys whose both ends are in the model: a dangling FK cannot be joined.
+    // Keep only keys whose both ends are in the model: a dangling FK cannot be joined. In one order
+    // (the catalog's: constraint name, then table) whatever order they came in, so that a model
+    // patched table by table gives the same relationship chunks as one read whole.
     this.foreignKeys = foreignKeys.stream()
-        .filter(fk -> byName.containsKey(fk.fromTable()) && byName.containsKey(fk.toTable())).toList();
+        .filter(fk -> byName.containsKey(fk.fromTable()) && byName.containsKey(fk.toTable()))
+        .sorted(CATALOG_ORDER)
+        .toList();
     this.outgoing = new HashMap<>();
     this.incoming = new HashMap<>();
     for (ForeignKey fk : this.foreignKeys) {
@@ -98,7 +106,8 @@ public final class SchemaModel {
   /**
    * A copy with several tables replaced, added (present) or removed (empty), and every foreign key
    * touching one of them, in either direction, replaced by {@code edges}: as the catalog now
-   * describes those tables. Kept tables and keys keep their order; new ones come after.
+   * describes those tables. Kept tables keep their order, new ones come after; keys are in the
+   * catalog's order, as a model read whole has them.
    */
   public SchemaModel withTables(Map<String, Optional<Table>> changed, Collection<ForeignKey> edges) {
     Map<String, Table> next = new LinkedHashMap<>(tables);
@@ -135,6 +144,7 @@ public final class SchemaModel {
         touched.add(fk.toTable());
       }
     }
+    fks.sort(CATALOG_ORDER);
     Map<String, List<ForeignKey>> out = new HashMap<>(outgoing);
     Map<String, List<ForeignKey>> in = new HashMap<>(incoming);
     for (String t : touched) {

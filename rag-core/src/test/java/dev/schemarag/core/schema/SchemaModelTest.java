@@ -3,6 +3,7 @@ package dev.schemarag.core.schema;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.schemarag.core.chunk.Chunker;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -56,5 +57,24 @@ class SchemaModelTest {
     SchemaModel m = new SchemaModel("db", List.of(t("a"), t("b")), List.of());
     assertThatThrownBy(() -> m.withTables(Map.of("a", Optional.of(t("a"))), List.of(fk("b", "b"))))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("touches none of the changed tables");
+  }
+
+  private static Table table(String name) {
+    return new Table(name, Optional.empty(), List.of(
+        new Column("id", "int", false, Optional.empty(), Optional.empty(), true, Optional.empty()),
+        new Column("ref_id", "int", true, Optional.empty(), Optional.empty(), false, Optional.empty())), Optional.empty());
+  }
+
+  @Test
+  void foreignKeysKeepOneOrderWhateverOrderTheyCameIn() {
+    ForeignKey a = new ForeignKey("a_ref_fkey", "a", List.of("ref_id"), "hub", List.of("id"));
+    ForeignKey b = new ForeignKey("b_ref_fkey", "b", List.of("ref_id"), "hub", List.of("id"));
+    List<Table> tables = List.of(table("hub"), table("a"), table("b"));
+
+    SchemaModel one = new SchemaModel("db", tables, List.of(a, b));
+    SchemaModel other = new SchemaModel("db", tables, List.of(b, a));
+
+    assertThat(other.incoming("hub")).isEqualTo(one.incoming("hub")).containsExactly(a, b);
+    assertThat(Chunker.chunkAll(other, java.util.Map.of())).isEqualTo(Chunker.chunkAll(one, java.util.Map.of()));
   }
 }
