@@ -20,7 +20,6 @@ import dev.schemarag.infra.TestInfra;
 import dev.schemarag.infra.TopicAdmin;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -98,36 +97,12 @@ class QueryServiceIT {
         t.valueSerde().serializer().serialize(t.name(), q));
   }
 
-  /** Reads a topic from the start until {@code done} holds for what was read (or 60 s pass). */
   private static List<ConsumerRecord<byte[], byte[]>> readUntil(String topic, Predicate<List<ConsumerRecord<byte[], byte[]>>> done) {
-    List<ConsumerRecord<byte[], byte[]>> got = new ArrayList<>();
-    try (var c = new KafkaConsumer<>(Map.<String, Object>of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-        ConsumerConfig.GROUP_ID_CONFIG, "reader-" + UUID.randomUUID(), ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
-        ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"), new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-      c.subscribe(List.of(topic));
-      long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-      while (!done.test(got) && System.nanoTime() < deadline) {
-        c.poll(Duration.ofMillis(200)).forEach(got::add);
-      }
-    }
-    return got;
+    return TopicReads.readUntil(bootstrap, topic, done, Duration.ofSeconds(60));
   }
 
-  /** Every committed record of a topic up to its current end. */
   private static List<ConsumerRecord<byte[], byte[]>> readAll(String topic) {
-    List<ConsumerRecord<byte[], byte[]>> got = new ArrayList<>();
-    try (var c = new KafkaConsumer<>(Map.<String, Object>of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-        ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"), new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-      TopicPartition tp = new TopicPartition(topic, 0);
-      c.assign(List.of(tp));
-      c.seekToBeginning(List.of(tp));
-      long end = c.endOffsets(List.of(tp)).get(tp);
-      long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-      while (c.position(tp) < end && System.nanoTime() < deadline) {
-        c.poll(Duration.ofMillis(200)).forEach(got::add);
-      }
-    }
-    return got;
+    return TopicReads.readAll(bootstrap, topic);
   }
 
   private static List<QueryAnswered> answers(List<ConsumerRecord<byte[], byte[]>> records) {

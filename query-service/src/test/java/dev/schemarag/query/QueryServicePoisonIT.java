@@ -27,14 +27,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Predicate;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -147,36 +143,12 @@ class QueryServicePoisonIT {
     send(t.name(), t.keySerde().serializer().serialize(t.name(), new QueryKey(q.getQueryId())), t.valueSerde().serializer().serialize(t.name(), q));
   }
 
-  /** Reads a topic from the start until {@code done} holds for what was read (or 90 s pass). */
   private static List<ConsumerRecord<byte[], byte[]>> readUntil(String topic, Predicate<List<ConsumerRecord<byte[], byte[]>>> done) {
-    List<ConsumerRecord<byte[], byte[]>> got = new ArrayList<>();
-    try (var c = new KafkaConsumer<>(Map.<String, Object>of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-        ConsumerConfig.GROUP_ID_CONFIG, "reader-" + UUID.randomUUID(), ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
-        ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"), new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-      c.subscribe(List.of(topic));
-      long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
-      while (!done.test(got) && System.nanoTime() < deadline) {
-        c.poll(Duration.ofMillis(200)).forEach(got::add);
-      }
-    }
-    return got;
+    return TopicReads.readUntil(bootstrap, topic, done, Duration.ofSeconds(90));
   }
 
-  /** Every committed record of a one-partition topic up to its current end. */
   private static List<ConsumerRecord<byte[], byte[]>> readAll(String topic) {
-    List<ConsumerRecord<byte[], byte[]>> got = new ArrayList<>();
-    try (var c = new KafkaConsumer<>(Map.<String, Object>of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-        ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"), new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-      TopicPartition tp = new TopicPartition(topic, 0);
-      c.assign(List.of(tp));
-      c.seekToBeginning(List.of(tp));
-      long end = c.endOffsets(List.of(tp)).get(tp);
-      long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-      while (c.position(tp) < end && System.nanoTime() < deadline) {
-        c.poll(Duration.ofMillis(200)).forEach(got::add);
-      }
-    }
-    return got;
+    return TopicReads.readAll(bootstrap, topic);
   }
 
   /** The answers and failures of one query_id, once {@code count} of them are there. */

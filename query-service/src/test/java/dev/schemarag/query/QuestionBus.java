@@ -63,17 +63,7 @@ final class QuestionBus {
   /** The records of a topic (a DLQ, say), once {@code done} holds for them or 60 s passed. */
   List<org.apache.kafka.clients.consumer.ConsumerRecord<byte[], byte[]>> records(String topic,
       Predicate<List<org.apache.kafka.clients.consumer.ConsumerRecord<byte[], byte[]>>> done) {
-    List<org.apache.kafka.clients.consumer.ConsumerRecord<byte[], byte[]>> got = new ArrayList<>();
-    try (var c = new KafkaConsumer<>(Map.<String, Object>of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-        ConsumerConfig.GROUP_ID_CONFIG, "reader-" + UUID.randomUUID(), ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"),
-        new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-      c.subscribe(List.of(topic));
-      long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-      while (!done.test(got) && System.nanoTime() < deadline) {
-        c.poll(Duration.ofMillis(200)).forEach(got::add);
-      }
-    }
-    return got;
+    return TopicReads.readUntil(bootstrap, topic, done, Duration.ofSeconds(60));
   }
 
   /** Publishes the question and waits (up to 60 s) for its answer or failure. */
