@@ -422,18 +422,19 @@ public final class QueryService implements AutoCloseable {
   /**
    * Whether a stored outcome answers this request: the same principal asking the same question of
    * the same database (a retry), not another question, or another principal's, under a reused id.
-   * A principal never gets an answer run under someone else's role.
+   * A principal never gets an answer run under someone else's role. Outcomes name the principal the
+   * access policy decided on, so the request's is compared as the policy decides it.
    */
   private boolean asks(AnswerLedger.Entry stored, QuestionRequested q) {
     try {
       if (stored.kind().equals("answered")) {
         QueryAnswered a = topics.results().valueSerde().deserializer().deserialize(topics.results().name(), stored.value());
         return a.getDatabaseId().equals(q.getDatabaseId()) && a.getQuestion().equals(q.getQuestion())
-            && Objects.equals(a.getRequestedBy(), q.getRequestedBy());
+            && Objects.equals(a.getRequestedBy(), handler.principalOf(q));
       }
       QueryFailed f = topics.failures().valueSerde().deserializer().deserialize(topics.failures().name(), stored.value());
       return f.getDatabaseId().equals(q.getDatabaseId()) && f.getQuestion().equals(q.getQuestion())
-          && Objects.equals(f.getRequestedBy(), q.getRequestedBy());
+          && Objects.equals(f.getRequestedBy(), handler.principalOf(q));
     } catch (SerializationException e) {
       return true; // stored under an older schema: the earlier outcome stands
     }

@@ -58,12 +58,20 @@ final class QuestionHandler {
     return indexes;
   }
 
+  /** The principal the policy decides a question is asked by (the default one when it names none), as its events name it. */
+  String principalOf(QuestionRequested asked) {
+    return principalOf(asked, policy.decide(Optional.ofNullable(asked.getRequestedBy()), asked.getRequestedByGroups()));
+  }
+
+  private static String principalOf(QuestionRequested asked, AccessPolicy.Decision access) {
+    return access instanceof AccessPolicy.AsRole a ? a.principal()
+        : access instanceof AccessPolicy.Refused r ? r.principal() : asked.getRequestedBy();
+  }
+
   Outcome handle(QuestionRequested asked) {
     AccessPolicy.Decision access = policy.decide(Optional.ofNullable(asked.getRequestedBy()), asked.getRequestedByGroups());
     // Events name the principal the policy decided on: the default one when the question named none.
-    String principal = access instanceof AccessPolicy.AsRole a ? a.principal()
-        : access instanceof AccessPolicy.Refused r ? r.principal() : asked.getRequestedBy();
-    QuestionRequested q = QuestionRequested.newBuilder(asked).setRequestedBy(principal).build();
+    QuestionRequested q = QuestionRequested.newBuilder(asked).setRequestedBy(principalOf(asked, access)).build();
     Optional<String> role = access instanceof AccessPolicy.AsRole r ? Optional.of(r.role()) : Optional.empty();
     Outcome out = handle(q, access);
     AnswerEvents.runAs(role.orElse(null), out.result(), out.exam());
