@@ -6,7 +6,6 @@ import dev.schemarag.events.nlq.QueryAnswered;
 import dev.schemarag.events.nlq.QueryFailed;
 import dev.schemarag.events.nlq.QueryKey;
 import dev.schemarag.events.nlq.QuestionRequested;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -122,11 +121,7 @@ public final class QuestionBus implements AutoCloseable {
     } catch (RuntimeException e) {
       // No request can be completed by it; it goes to its topic's .dlq with the reason (from each gateway that read it).
       LOG.warn("undecodable record {}/{}@{} dead-lettered: {}", r.topic(), r.partition(), r.offset(), e.getMessage());
-      String dlq = r.topic().equals(topics.results().name()) ? topics.dlq(topics.results()).name() : topics.dlq(topics.failures()).name();
-      ProducerRecord<byte[], byte[]> out = new ProducerRecord<>(dlq, r.key(), r.value());
-      out.headers().add(TopicCatalog.DLQ_REASON_HEADER, ("undecodable outcome: " + e.getMessage()).getBytes(StandardCharsets.UTF_8));
-      out.headers().add(TopicCatalog.DLQ_SOURCE_HEADER, (r.topic() + "/" + r.partition() + "@" + r.offset()).getBytes(StandardCharsets.UTF_8));
-      producer.send(out, (md, err) -> {
+      producer.send(TopicCatalog.deadLetter(r, "undecodable outcome: " + e.getMessage()), (md, err) -> {
         if (err != null) {
           LOG.error("undecodable record {}/{}@{} could not be dead-lettered: {}", r.topic(), r.partition(), r.offset(), err.toString());
         }

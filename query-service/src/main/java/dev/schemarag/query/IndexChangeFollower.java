@@ -8,7 +8,6 @@ import dev.schemarag.events.catalog.DatabaseKey;
 import dev.schemarag.events.catalog.DdlEvent;
 import dev.schemarag.events.catalog.TableKey;
 import dev.schemarag.events.index.IndexUpdate;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -167,10 +166,8 @@ final class IndexChangeFollower implements AutoCloseable {
 
   /** To the record's topic's {@code .dlq}, with the reason and where it came from. */
   private void deadLetter(ConsumerRecord<byte[], byte[]> r, String reason) {
-    String dlq = r.topic() + TopicCatalog.DLQ_SUFFIX;
-    ProducerRecord<byte[], byte[]> out = new ProducerRecord<>(dlq, r.key(), r.value());
-    out.headers().add(TopicCatalog.DLQ_REASON_HEADER, reason.getBytes(StandardCharsets.UTF_8));
-    out.headers().add(TopicCatalog.DLQ_SOURCE_HEADER, (r.topic() + "/" + r.partition() + "@" + r.offset()).getBytes(StandardCharsets.UTF_8));
+    ProducerRecord<byte[], byte[]> out = TopicCatalog.deadLetter(r, reason);
+    String dlq = out.topic();
     producer.send(out, (md, e) -> {
       if (e != null) {
         LOG.error("undecodable record {}/{}@{} could not be dead-lettered: {}", r.topic(), r.partition(), r.offset(), e.toString());

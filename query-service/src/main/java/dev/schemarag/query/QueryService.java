@@ -12,7 +12,6 @@ import dev.schemarag.events.nlq.QuestionRequested;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -446,10 +445,7 @@ public final class QueryService implements AutoCloseable {
   }
 
   private ProducerRecord<byte[], byte[]> deadLetter(ConsumerRecord<byte[], byte[]> rec, String reason) {
-    ProducerRecord<byte[], byte[]> dlq = new ProducerRecord<>(topics.dlq(topics.requests()).name(), rec.key(), rec.value());
-    dlq.headers().add(ERROR_HEADER, reason.getBytes(StandardCharsets.UTF_8));
-    dlq.headers().add(TopicCatalog.DLQ_SOURCE_HEADER, (rec.topic() + "/" + rec.partition() + "@" + rec.offset()).getBytes(StandardCharsets.UTF_8));
-    return dlq;
+    return TopicCatalog.deadLetter(rec, reason);
   }
 
   private static void sleepQuietly(Duration d) {

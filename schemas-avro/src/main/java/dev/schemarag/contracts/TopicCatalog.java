@@ -104,6 +104,18 @@ public final class TopicCatalog {
         settings.replicationFactor(), DELETE);
   }
 
+  /**
+   * A consumed record that cannot be processed, addressed to its topic's {@code .dlq}: its key and
+   * value as they came, the reason and where it came from (topic/partition@offset) in headers.
+   */
+  public static org.apache.kafka.clients.producer.ProducerRecord<byte[], byte[]> deadLetter(
+      org.apache.kafka.clients.consumer.ConsumerRecord<byte[], byte[]> r, String reason) {
+    var out = new org.apache.kafka.clients.producer.ProducerRecord<>(r.topic() + DLQ_SUFFIX, r.key(), r.value());
+    out.headers().add(DLQ_REASON_HEADER, reason.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    out.headers().add(DLQ_SOURCE_HEADER, (r.topic() + "/" + r.partition() + "@" + r.offset()).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    return out;
+  }
+
   /** Topics a service consumes, each of which has a DLQ (the gateway reads results and failures, the query service the DDL). */
   public List<Topic<?, ?>> consumed() {
     return List.of(ddl, tables, docs, requests, indexEvents, results, failures);
