@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Runs the demo on its own state dir and port, then the npm MCP inspector (@modelcontextprotocol/inspector-cli
 # 1.0.3, CLI mode) against its /mcp: tools/list must list the four tools, get_schema_context must answer.
+# Then examples/librechat.yaml is read as LibreChat reads it (its own config schema, librechat-data-provider)
+# and its server entry is connected with the MCP TypeScript SDK's Streamable HTTP client, as LibreChat does.
 set -euo pipefail
 home=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 work="$home/target/mcp-inspector-smoke"
@@ -8,6 +10,10 @@ mkdir -p "$work"
 export SCHEMARAG_LOCAL_DIR="$work/local" SCHEMARAG_LOCAL_PG_NAME=mcp-smoke SCHEMARAG_GATEWAY_HTTP_PORT=${SCHEMARAG_GATEWAY_HTTP_PORT:-18788}
 unset SCHEMARAG_GATEWAY_TOKENS
 npm install --silent --no-fund --no-audit --prefix "$work/npm" @modelcontextprotocol/inspector-cli@1.0.3 >/dev/null
+npm install --silent --no-fund --no-audit --prefix "$work/librechat" librechat-data-provider@0.8.524 js-yaml@4.3.2 \
+  @modelcontextprotocol/sdk@1.32.2 >/dev/null
+# an ES module resolves its imports from its own folder
+cp "$home/scripts/librechat-config-check.mjs" "$work/librechat/"
 log="$work/demo.log"
 "$home/schemarag" demo >"$log" 2>&1 &
 demo=$!
@@ -32,3 +38,4 @@ ctx=$(node cli.js --cli "$url" --transport http --header "Authorization: Bearer 
 grep -q '"isError": false' <<<"$ctx" && grep -q 'support.tickets' <<<"$ctx" \
   || { echo "$ctx"; echo "mcp-smoke: get_schema_context did not return the packet" >&2; exit 1; }
 echo "mcp-smoke: inspector-cli listed the 4 tools and get_schema_context returned support.tickets via $url"
+MCP_SCHEMARAG_TOKEN="$token" MCP_URL="$url" node "$work/librechat/librechat-config-check.mjs" "$home/examples/librechat.yaml"

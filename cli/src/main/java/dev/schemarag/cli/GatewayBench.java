@@ -55,8 +55,6 @@ import picocli.CommandLine.Option;
 @Command(name = "gateway", description = "Round trip of questions through the gateway (HTTP API, MCP) beside the raw Kafka round trip, at concurrency 1, 8 and 32.")
 final class GatewayBench implements Callable<Integer> {
 
-  private static final int WARM_UP = 10;
-
   @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
 
   @Option(names = "--questions", defaultValue = "100", description = "questions per path and concurrency (default ${DEFAULT-VALUE})")
@@ -64,6 +62,11 @@ final class GatewayBench implements Callable<Integer> {
 
   @Option(names = "--concurrency", split = ",", defaultValue = "1,8,32", description = "concurrent clients, comma-separated (default ${DEFAULT-VALUE})")
   List<Integer> levels;
+
+  // The HTTP client, Jetty and the MCP SDK's reactive code run interpreted or half-compiled for their first
+  // few hundred calls; uncounted warm-up makes the figures those of a gateway that has been up for a while.
+  @Option(names = "--warm-up", defaultValue = "150", description = "uncounted questions per path first (JIT, connections, caches; default ${DEFAULT-VALUE})")
+  int warmUp;
 
   @Option(names = "--json", description = "write the figures here as JSON")
   Path json;
@@ -80,6 +83,9 @@ final class GatewayBench implements Callable<Integer> {
   public Integer call() throws Exception {
     if (questions < 1 || levels.stream().anyMatch(c -> c < 1)) {
       throw new IllegalArgumentException("--questions and every --concurrency must be at least 1");
+    }
+    if (warmUp < 0) {
+      throw new IllegalArgumentException("--warm-up must be 0 or more, was " + warmUp);
     }
     Main main = (Main) spec.parent().parent().userObject();
     SchemaragConfig base = main.config();
@@ -160,8 +166,8 @@ final class GatewayBench implements Callable<Integer> {
           List<String> names = new ArrayList<>(paths.keySet());
           List<Asker> askers = new ArrayList<>(paths.values());
           // uncounted warm-up: JIT, connections, the query service's caches
-          interleaved(askers, 1, WARM_UP, gold, 0);
-          int offset = WARM_UP;
+          interleaved(askers, 1, warmUp, gold, 0);
+          int offset = warmUp;
           overheadByLevel.clear();
           for (int level : levels) {
             long t0 = System.nanoTime();
@@ -193,6 +199,7 @@ final class GatewayBench implements Callable<Integer> {
       }
       Map<String, Object> out = new LinkedHashMap<>();
       out.put("questions_per_run", questions);
+      out.put("warm_up_per_path", warmUp);
       out.put("query_workers", bench.getInt(ConfigKeys.QUERY_WORKERS));
       out.put("runs", runs);
       out.put("gateway_overhead", overheadByLevel);
