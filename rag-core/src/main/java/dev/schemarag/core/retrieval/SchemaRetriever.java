@@ -69,13 +69,17 @@ public final class SchemaRetriever {
   /** The packet and the per-table evidence behind it (for evaluation and diagnostics). */
   public record Result(SchemaContextPacket packet, List<TableEvidence> evidence, Map<String, Double> moduleScores) {}
 
-  public Result retrieveWithEvidence(String question, RetrievalSettings s) {
-    if (question == null || question.isBlank()) {
+  public Result retrieveWithEvidence(String asked, RetrievalSettings s) {
+    if (asked == null || asked.isBlank()) {
       throw new IllegalArgumentException("the question is empty");
     }
     SchemaModel model = index.model;
     Timings time = new Timings();
     Map<String, Long> metrics = new LinkedHashMap<>();
+    // A misspelt word the schema does not know would match nothing lexically and no name; retrieval
+    // reads the question with it respelt, the packet keeps the question as asked.
+    String question = index.lexical.respelled(asked);
+    metrics.put("respelled", question.equals(asked) ? 0L : 1L);
 
     // Lexical search needs no vector: it runs while the question is embedded and the dense queries wait on the database.
     CompletableFuture<LexicalResult> lexicalFuture = CompletableFuture.supplyAsync(() -> lexical(question), LEXICAL_POOL);
@@ -184,7 +188,7 @@ public final class SchemaRetriever {
       }
     }
     metrics.put("patterns", (long) patterns.size());
-    SchemaContextPacket packet = new SchemaContextPacket(model.databaseId(), question, tables, shownEdges, paths, modules, full,
+    SchemaContextPacket packet = new SchemaContextPacket(model.databaseId(), asked, tables, shownEdges, paths, modules, full,
         ranking, metrics, time.asMap(), patterns, refusal);
     return new Result(packet, ranked, moduleScores);
   }

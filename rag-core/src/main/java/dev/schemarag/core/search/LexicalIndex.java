@@ -16,16 +16,19 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.miscellaneous.PerFieldAnalyzerWrapper;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.apache.lucene.document.BinaryDocValuesField;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
+import org.apache.lucene.document.FieldType;
 import org.apache.lucene.document.SortedDocValuesField;
 import org.apache.lucene.document.StringField;
 import org.apache.lucene.document.TextField;
 import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexOptions;
 import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
@@ -47,6 +50,9 @@ import org.apache.lucene.search.SortField;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.TermStatistics;
 import org.apache.lucene.search.similarities.BM25Similarity;
+import org.apache.lucene.search.spell.DirectSpellChecker;
+import org.apache.lucene.search.spell.SuggestMode;
+import org.apache.lucene.search.spell.SuggestWord;
 import org.apache.lucene.store.ByteBuffersDirectory;
 import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.BytesRef;
@@ -68,6 +74,9 @@ public final class LexicalIndex {
   public record Hit(String chunkId, String table, ChunkKind kind, Optional<String> subject, double score) {}
 
   private static final String TEXT = "text";
+  /** The text's words as written (lower case, not stemmed): what a misspelt question word is matched against. */
+  private static final String WORDS = "words";
+  private static final FieldType WORDS_TYPE = wordsType();
   private static final String TABLE = "table";
   private static final String ID = "id";
   /** The table and subject of a document, as doc values: a hit needs no stored fields. */
@@ -107,8 +116,9 @@ public final class LexicalIndex {
     Shared(double k1, double b, long graceMs) throws IOException {
       this.similarity = new BM25Similarity((float) k1, (float) b);
       // In memory a compound file saves no file handles, only costs a copy of every small segment an update flushes.
+      Analyzer perField = new PerFieldAnalyzerWrapper(analyzer, Map.of(WORDS, SchemaAnalyzer.words()));
       this.writer = new IndexWriter(new ByteBuffersDirectory(),
-          new IndexWriterConfig(analyzer).setSimilarity(similarity).setUseCompoundFile(false));
+          new IndexWriterConfig(perField).setSimilarity(similarity).setUseCompoundFile(false));
       this.graceMs = graceMs;
     }
 
@@ -249,7 +259,78 @@ public final class LexicalIndex {
     d.add(new SortedDocValuesField(ID, new BytesRef(c.id())));
     d.add(new BinaryDocValuesField(REF, new BytesRef(c.table() + '\u0000' + c.subject().map(s -> "+" + s).orElse(""))));
     d.add(new TextField(TEXT, c.text(), Field.Store.NO));
+    d.add(new Field(WORDS, c.text(), WORDS_TYPE));
     return d;
+  }
+
+  /** Indexed for lookup only: no frequencies, positions or norms, since nothing scores on it. */
+  private static FieldType wordsType() {
+    FieldType t = new FieldType();
+    t.setTokenized(true);
+    t.setIndexOptions(IndexOptions.DOCS);
+    t.setOmitNorms(true);
+    t.freeze();
+    return t;
+  }
+
+  /** A misspelling is looked for only in words this long: shorter ones are too often another real word one edit away. */
+  static final int MIN_RESPELLED_LENGTH = 6;
+  /** From this length on, two edits ("departmnet" for "departments"): long words are rarely two edits from another word. */
+  static final int TWO_EDITS_LENGTH = 9;
+  private static final java.util.regex.Pattern WORD = java.util.regex.Pattern.compile("\\p{L}+");
+  private static final java.util.regex.Pattern QUOTED = java.util.regex.Pattern.compile("'[^']*'|\"[^\"]*\"");
+
+  /**
+   * The question with each word that is no English word ({@link EnglishWords}) and that the
+   * schema's text does not know (neither as written nor by its stem) replaced by the closest schema word one edit away (a transposition counts as one; two
+   * edits from {@value #TWO_EDITS_LENGTH} letters on), the one most texts use among equals: "headcount per departmnet" asks for departments. Quoted values, words with capitals
+   * inside or after the first word (names, codes) and words under {@value #MIN_RESPELLED_LENGTH}
+   * letters are left as they are. The question itself when nothing is replaced.
+   */
+  public String respelled(String question) {
+    String unquoted = QUOTED.matcher(question).replaceAll(m -> " ".repeat(m.group().length()));
+    java.util.regex.Matcher m = WORD.matcher(unquoted);
+    StringBuilder out = new StringBuilder();
+    int last = 0;
+    boolean first = true;
+    try {
+      while (m.find()) {
+        String w = m.group();
+        boolean capitalised = !w.substring(1).equals(w.substring(1).toLowerCase(java.util.Locale.ROOT))
+            || (!first && Character.isUpperCase(w.charAt(0)));
+        first = false;
+        if (w.length() < MIN_RESPELLED_LENGTH || capitalised) {
+          continue;
+        }
+        String lower = w.toLowerCase(java.util.Locale.ROOT);
+        IndexReader reader = searcher.getIndexReader();
+        if (EnglishWords.contains(lower) || reader.docFreq(new Term(WORDS, lower)) > 0 || known(reader, lower)) {
+          continue;
+        }
+        DirectSpellChecker checker = new DirectSpellChecker();
+        checker.setMaxEdits(lower.length() >= TWO_EDITS_LENGTH ? 2 : 1);
+        checker.setMinQueryLength(MIN_RESPELLED_LENGTH);
+        SuggestWord[] s = checker.suggestSimilar(new Term(WORDS, lower), 1, reader, SuggestMode.SUGGEST_WHEN_NOT_IN_INDEX);
+        if (s.length > 0) {
+          out.append(question, last, m.start()).append(s[0].string);
+          last = m.end();
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return last == 0 ? question : out.append(question.substring(last)).toString();
+  }
+
+  /** Whether the schema's text has every stem of {@code word} (a plural or another form of a known word). */
+  private boolean known(IndexReader reader, String word) throws IOException {
+    Set<String> stems = analyze(word);
+    for (String stem : stems) {
+      if (reader.docFreq(new Term(TEXT, stem)) == 0) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private IndexSearcher searcher(IndexReader reader) {

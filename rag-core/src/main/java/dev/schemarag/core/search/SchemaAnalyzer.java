@@ -20,6 +20,21 @@ public final class SchemaAnalyzer extends Analyzer {
 
   private static final SchemaAnalyzer SHARED = new SchemaAnalyzer();
 
+  private final boolean stemmed;
+
+  public SchemaAnalyzer() {
+    this(true);
+  }
+
+  private SchemaAnalyzer(boolean stemmed) {
+    this.stemmed = stemmed;
+  }
+
+  /** The same split and lower case, with stop words and surface forms kept: the words a spelling is checked against. */
+  public static SchemaAnalyzer words() {
+    return new SchemaAnalyzer(false);
+  }
+
   /** The stems of a text in order, repeats kept: the phrase form that name matching compares. */
   public static java.util.List<String> stems(String text) {
     java.util.List<String> out = new java.util.ArrayList<>();
@@ -46,6 +61,9 @@ public final class SchemaAnalyzer extends Analyzer {
         | WordDelimiterGraphFilter.SPLIT_ON_NUMERICS;
     TokenStream ts = new WordDelimiterGraphFilter(source, flags, null);
     ts = new LowerCaseFilter(ts);
+    if (!stemmed) {
+      return new TokenStreamComponents(source, ts);
+    }
     ts = new EnglishPossessiveFilter(ts);
     ts = new StopFilter(ts, EnglishAnalyzer.ENGLISH_STOP_WORDS_SET);
     ts = new PorterStemFilter(ts);
