@@ -43,7 +43,7 @@ final class NamedTables {
   private record Names(List<List<String>> phrases, List<ColumnPhrase> columns, List<Role> roles, boolean withNames) {}
 
   /** Words that ask for a person, a name, or a grouping: the answer shows a name from a lookup table. */
-  private static final Set<String> NAME_CUES = Set.of("who", "whom", "whose", "name", "names", "per", "each", "by");
+  private static final Set<String> NAME_CUES = Set.of("who", "whom", "whose", "which", "name", "names", "per", "each", "by");
 
   /**
    * @param glossText per table, the text its comment and doc give (the overview chunk's text)
