@@ -39,7 +39,17 @@ public final class TableIndexer {
    */
   public record Outcome(Optional<IndexSync.Result> result, Map<String, ChunkDiff.Previous> hashes, Optional<RuntimeException> failure) {}
 
+  /**
+   * Where the indexer's time went since start, besides what {@link IndexSync.Timings} accounts for:
+   * chunking and diffing ({@link #prepare}) and the wall time of the batches' writes
+   * ({@link #applyAll}: embedding, cache, waiting for pgvector).
+   */
+  public record Timings(IndexSync.Timings sync, long prepared, long prepareNanos, long applyNanos) {}
+
   private final IndexSync sync;
+  private final java.util.concurrent.atomic.AtomicLong prepared = new java.util.concurrent.atomic.AtomicLong();
+  private final java.util.concurrent.atomic.AtomicLong prepareNanos = new java.util.concurrent.atomic.AtomicLong();
+  private final java.util.concurrent.atomic.AtomicLong applyNanos = new java.util.concurrent.atomic.AtomicLong();
 
   public TableIndexer(IndexSync sync) {
     this.sync = sync;
@@ -49,8 +59,8 @@ public final class TableIndexer {
     return sync.modelId();
   }
 
-  public IndexSync.Timings timings() {
-    return sync.timings();
+  public Timings timings() {
+    return new Timings(sync.timings(), prepared.get(), prepareNanos.get(), applyNanos.get());
   }
 
   /**
@@ -61,11 +71,17 @@ public final class TableIndexer {
    */
   public Prepared prepare(Optional<TableSnapshot> snapshot, Optional<DocFile> doc, Map<String, ChunkDiff.Previous> previous,
                           long eventTimeMs) {
-    List<Chunk> chunks = chunks(snapshot, doc);
-    ChunkDiff diff = ChunkDiff.between(previous, chunks, sync.modelId());
-    long version = Math.max(eventTimeMs,
-        Math.max(snapshot.map(TableSnapshot::getCapturedAtMs).orElse(0L), doc.map(DocFile::getModifiedAtMs).orElse(0L)));
-    return new Prepared(chunks, diff, version);
+    long t0 = System.nanoTime();
+    try {
+      List<Chunk> chunks = chunks(snapshot, doc);
+      ChunkDiff diff = ChunkDiff.between(previous, chunks, sync.modelId());
+      long version = Math.max(eventTimeMs,
+          Math.max(snapshot.map(TableSnapshot::getCapturedAtMs).orElse(0L), doc.map(DocFile::getModifiedAtMs).orElse(0L)));
+      return new Prepared(chunks, diff, version);
+    } finally {
+      prepared.incrementAndGet();
+      prepareNanos.addAndGet(System.nanoTime() - t0);
+    }
   }
 
   /**
@@ -73,6 +89,15 @@ public final class TableIndexer {
    * outcome per table, in order. Throws only when the store cannot be written.
    */
   public List<Outcome> applyAll(List<Prepared> tables) throws SQLException {
+    long t0 = System.nanoTime();
+    try {
+      return applied(tables);
+    } finally {
+      applyNanos.addAndGet(System.nanoTime() - t0);
+    }
+  }
+
+  private List<Outcome> applied(List<Prepared> tables) throws SQLException {
     List<IndexSync.Step> steps = new ArrayList<>();
     List<Integer> at = new ArrayList<>();
     for (Prepared p : tables) {

@@ -80,10 +80,11 @@ class IndexerBatchingTest {
   private TestOutputTopic<TableKey, IndexUpdate> updates;
   private TestOutputTopic<byte[], byte[]> dlq;
   private long clock = 1_000;
+  private TableIndexer indexer;
 
   private void start(int maxChunks) {
     TopicCatalog topics = TopicCatalog.defaults();
-    TableIndexer indexer = new TableIndexer(new IndexSync(store, new CachingEmbedder(model, new InMemoryEmbeddingCache()), 64));
+    indexer = new TableIndexer(new IndexSync(store, new CachingEmbedder(model, new InMemoryEmbeddingCache()), 64));
     Properties p = new Properties();
     p.put(StreamsConfig.APPLICATION_ID_CONFIG, "indexer-batching-test");
     p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
@@ -139,6 +140,25 @@ class IndexerBatchingTest {
     assertThat(model.calls).containsExactly(50);
     assertThat(all.stream().mapToInt(IndexUpdate::getEmbedded).sum()).isEqualTo(50);
     assertThat(storedChunks("sales.t7")).isEqualTo(5);
+  }
+
+  @Test
+  void theIndexerAccountsForEveryTableItChunkedAndEveryBatchItWrote() {
+    start(256);
+    for (int i = 0; i < 10; i++) {
+      snapshot("sales.t" + i, 4, "note " + i);
+    }
+    inputGoesQuiet();
+    assertThat(updates.readValuesToList()).hasSize(10);
+
+    TableIndexer.Timings t = indexer.timings();
+    assertThat(t.prepared()).isEqualTo(10);
+    assertThat(t.prepareNanos()).isPositive();
+    assertThat(t.sync().applies()).isEqualTo(1);
+    assertThat(t.sync().chunks()).isEqualTo(50);
+    // Nested spans: the batch's wall time holds its embedding, which holds the cache lookup and the model.
+    assertThat(t.applyNanos()).isGreaterThanOrEqualTo(t.sync().embedNanos() + t.sync().waitNanos());
+    assertThat(t.sync().embedNanos()).isGreaterThanOrEqualTo(t.sync().modelNanos() + t.sync().lookupNanos());
   }
 
   @Test

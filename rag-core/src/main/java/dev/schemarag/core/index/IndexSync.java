@@ -32,6 +32,8 @@ public final class IndexSync {
   private final AtomicLong embedNanos = new AtomicLong();
   private final AtomicLong writeNanos = new AtomicLong();
   private final AtomicLong waitNanos = new AtomicLong();
+  private final AtomicLong lookupNanos = new AtomicLong();
+  private final AtomicLong applies = new AtomicLong();
   /** Writes a group to the store while the next one is embedded; made on first use. */
   private ExecutorService writer;
 
@@ -67,8 +69,11 @@ public final class IndexSync {
    * @param modelNanos of that, the model itself
    * @param writeNanos store writes (in the background, beside the next group's embedding)
    * @param waitNanos of that, the time the caller waited for them
+   * @param applies calls of {@link #applyAll} (one per indexer batch)
+   * @param lookupNanos of {@code embedNanos}, the embedding-cache queries of {@link #applyAll}
    */
-  public record Timings(long batches, long chunks, long embedNanos, long modelNanos, long writeNanos, long waitNanos) {}
+  public record Timings(long batches, long chunks, long embedNanos, long modelNanos, long writeNanos, long waitNanos, long applies,
+                        long lookupNanos) {}
 
   /**
    * @param table empty = the whole database (chunks of tables not in {@code chunks} are removed)
@@ -123,6 +128,8 @@ public final class IndexSync {
     steps.forEach(s -> s.diff().toWrite().forEach(c -> all.add(c.embedText())));
     Map<String, float[]> cached = new HashMap<>(embedder.lookup(all));
     long embed = System.nanoTime() - t0;
+    lookupNanos.addAndGet(embed);
+    applies.incrementAndGet();
     long wait = 0;
     Applied[] out = new Applied[steps.size()];
     Future<Long> writing = null;
@@ -268,7 +275,8 @@ public final class IndexSync {
   }
 
   public Timings timings() {
-    return new Timings(batches.get(), written.get(), embedNanos.get(), embedder.modelNanos(), writeNanos.get(), waitNanos.get());
+    return new Timings(batches.get(), written.get(), embedNanos.get(), embedder.modelNanos(), writeNanos.get(), waitNanos.get(),
+        applies.get(), lookupNanos.get());
   }
 
   public String modelId() {
