@@ -85,29 +85,69 @@ public final class TableIndexer {
   }
 
   /**
-   * Writes the prepared tables together (one embedding pass, one pgvector transaction); one
-   * outcome per table, in order. Throws only when the store cannot be written.
+   * Writes the prepared tables together (one embedding pass, one pgvector transaction per group);
+   * one outcome per table, in order. Throws only when the store cannot be written.
    */
   public List<Outcome> applyAll(List<Prepared> tables) throws SQLException {
+    return applyAllOverlapped(tables, () -> { }).outcomes();
+  }
+
+  /** Prepared tables handed to the store writer: their outcomes once written. */
+  public final class Written {
+    private final List<Prepared> tables;
+    private final List<Integer> at;
+    private final IndexSync.Batch batch;
+
+    private Written(List<Prepared> tables, List<Integer> at, IndexSync.Batch batch) {
+      this.tables = tables;
+      this.at = at;
+      this.batch = batch;
+    }
+
+    /** Everything is written: {@link #outcomes} returns at once. */
+    public boolean isWritten() {
+      return batch == null || batch.isWritten();
+    }
+
+    /** Waits until the tables are written; one outcome per table, in order. Throws when the store could not be written. */
+    public List<Outcome> outcomes() throws SQLException {
+      long t0 = System.nanoTime();
+      try {
+        return outcomesOf(tables, at, batch == null ? List.of() : batch.written());
+      } finally {
+        applyNanos.addAndGet(System.nanoTime() - t0);
+      }
+    }
+  }
+
+  /**
+   * {@link #applyAll}, returning once the last group is handed to the store writer (see
+   * {@link IndexSync#applyAllOverlapped}); {@code afterFirstGroup} runs once this batch's first
+   * group is embedded (at once when nothing is to be embedded).
+   */
+  public Written applyAllOverlapped(List<Prepared> tables, Runnable afterFirstGroup) throws SQLException {
     long t0 = System.nanoTime();
     try {
-      return applied(tables);
+      List<IndexSync.Step> steps = new ArrayList<>();
+      List<Integer> at = new ArrayList<>();
+      for (Prepared p : tables) {
+        // An unchanged table writes nothing: it needs no place in the batch.
+        at.add(p.diff().isEmpty() ? -1 : steps.size());
+        if (!p.diff().isEmpty()) {
+          steps.add(new IndexSync.Step(p.diff(), p.version()));
+        }
+      }
+      if (steps.isEmpty()) {
+        afterFirstGroup.run();
+        return new Written(tables, at, null);
+      }
+      return new Written(tables, at, sync.applyAllOverlapped(steps, afterFirstGroup));
     } finally {
       applyNanos.addAndGet(System.nanoTime() - t0);
     }
   }
 
-  private List<Outcome> applied(List<Prepared> tables) throws SQLException {
-    List<IndexSync.Step> steps = new ArrayList<>();
-    List<Integer> at = new ArrayList<>();
-    for (Prepared p : tables) {
-      // An unchanged table writes nothing: it needs no place in the batch.
-      at.add(p.diff().isEmpty() ? -1 : steps.size());
-      if (!p.diff().isEmpty()) {
-        steps.add(new IndexSync.Step(p.diff(), p.version()));
-      }
-    }
-    List<IndexSync.Applied> applied = steps.isEmpty() ? List.of() : sync.applyAll(steps);
+  private List<Outcome> outcomesOf(List<Prepared> tables, List<Integer> at, List<IndexSync.Applied> applied) {
     List<Outcome> out = new ArrayList<>(tables.size());
     for (int i = 0; i < tables.size(); i++) {
       Prepared p = tables.get(i);

@@ -193,16 +193,50 @@ class IndexerBatchingTest {
   }
 
   @Test
-  void aFullBatchIsWrittenWithoutWaitingForTheLinger() {
+  void aFullBatchIsWrittenWithoutWaitingForTheLingerAndReportedOnceWritten() {
     start(10);
     snapshot("sales.a", 4, "first");
-    assertThat(updates.isEmpty()).isTrue();
+    assertThat(model.calls).isEmpty();
     snapshot("sales.b", 4, "second");
+    // Embedded and handed to the store writer at once; its updates go out once it is written, at the next tick at the latest.
+    assertThat(model.calls).containsExactly(10);
+    driver.advanceWallClockTime(LINGER);
     assertThat(updates.readValuesToList()).extracting(IndexUpdate::getTableName).containsExactly("a", "b");
+    assertThat(storedChunks("sales.a")).isEqualTo(5);
     snapshot("sales.c", 4, "third");
     assertThat(updates.isEmpty()).isTrue();
     inputGoesQuiet();
     assertThat(updates.readValuesToList()).extracting(IndexUpdate::getTableName).containsExactly("c");
+  }
+
+  @Test
+  void theNextFullBatchReportsThePreviousOneOnceItsFirstGroupIsEmbedded() {
+    start(10);
+    snapshot("sales.a", 4, "first");
+    snapshot("sales.b", 4, "second");
+    assertThat(updates.isEmpty()).isTrue();
+    snapshot("sales.c", 4, "third");
+    snapshot("sales.d", 4, "fourth");
+    assertThat(updates.readValuesToList()).extracting(IndexUpdate::getTableName).containsExactly("a", "b");
+    inputGoesQuiet();
+    assertThat(updates.readValuesToList()).extracting(IndexUpdate::getTableName).containsExactly("c", "d");
+    assertThat(store.all()).hasSize(20);
+  }
+
+  @Test
+  void aChangeToATableInFlightIsDiffedAgainstWhatThatBatchWrote() {
+    start(10);
+    snapshot("sales.a", 4, "first");
+    snapshot("sales.b", 4, "second");
+    // The same table again while its batch is in flight: that batch is finished first, so nothing is new.
+    snapshot("sales.a", 4, "first");
+    assertThat(updates.readValuesToList()).extracting(IndexUpdate::getTableName).containsExactly("a", "b");
+    inputGoesQuiet();
+    IndexUpdate again = updates.readValue();
+    assertThat(again.getTableName()).isEqualTo("a");
+    assertThat(again.getAdded() + again.getUpdated()).isZero();
+    assertThat(again.getUnchanged()).isEqualTo(5);
+    assertThat(model.calls).containsExactly(10);
   }
 
   @Test

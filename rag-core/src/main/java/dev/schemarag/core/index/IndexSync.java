@@ -123,6 +123,46 @@ public final class IndexSync {
    * them all (the store is unreachable, not one step's fault).
    */
   public List<Applied> applyAll(List<Step> steps) throws SQLException {
+    return applyAllOverlapped(steps, () -> { }).written();
+  }
+
+  /**
+   * The steps of {@link #applyAllOverlapped}: each one's outcome, known once the store writer has
+   * written the last group.
+   */
+  public final class Batch {
+    private final List<Applied> applied;
+    private Future<Long> lastWrite;
+
+    private Batch(List<Applied> applied, Future<Long> lastWrite) {
+      this.applied = applied;
+      this.lastWrite = lastWrite;
+    }
+
+    /** The last group is written (or failed): {@link #written} returns at once. */
+    public boolean isWritten() {
+      return lastWrite == null || lastWrite.isDone();
+    }
+
+    /** Waits for the last group's write, then each step's outcome, in order. Throws when the store could not be written. */
+    public List<Applied> written() throws SQLException {
+      if (lastWrite != null) {
+        Future<Long> w = lastWrite;
+        lastWrite = null;
+        waitNanos.addAndGet(await(w));
+      }
+      return applied;
+    }
+  }
+
+  /**
+   * {@link #applyAll}, but returns once the last group is handed to the store writer instead of
+   * once it is written, so that the caller takes in more work (and embeds its next batch) while
+   * it is written. {@code afterFirstGroup} runs when this batch's first group is embedded, before
+   * its write is queued: the moment to finish the previous batch, whose last write has had that
+   * group's embedding time to complete.
+   */
+  public Batch applyAllOverlapped(List<Step> steps, Runnable afterFirstGroup) throws SQLException {
     long t0 = System.nanoTime();
     List<String> all = new ArrayList<>();
     steps.forEach(s -> s.diff().toWrite().forEach(c -> all.add(c.embedText())));
@@ -147,6 +187,9 @@ public final class IndexSync {
       embedGroup(steps.subList(from, to), cached, out, from, rows, removals);
       long e1 = System.nanoTime();
       embed += e1 - e0;
+      if (from == 0) {
+        afterFirstGroup.run();
+      }
       wait += await(writing);
       writing = writer().submit(() -> {
         long w0 = System.nanoTime();
@@ -157,10 +200,12 @@ public final class IndexSync {
       });
       from = to;
     }
-    wait += await(writing);
+    if (steps.isEmpty()) {
+      afterFirstGroup.run();
+    }
     embedNanos.addAndGet(embed);
     waitNanos.addAndGet(wait);
-    return List.of(out);
+    return new Batch(List.of(out), writing);
   }
 
   /** Embeds one group of steps (all at once, or each alone when that fails) and adds their rows and removals. */
