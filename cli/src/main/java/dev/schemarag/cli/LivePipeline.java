@@ -190,8 +190,11 @@ final class LivePipeline implements AutoCloseable {
     return consumer;
   }
 
-  /** The records a topic holds now, as a read_committed consumer sees them (transaction markers not counted). */
-  static long countRecords(SchemaragConfig config, String bootstrap, String topic) {
+  /** What a topic holds now, as a read_committed consumer sees it: its records and their first and last timestamps. */
+  record TopicSpan(long records, long firstMs, long lastMs) {}
+
+  /** Reads the whole topic once (transaction markers are not records). */
+  static TopicSpan span(SchemaragConfig config, String bootstrap, String topic) {
     Map<String, Object> c = new HashMap<>(ServiceSettings.kafka(config, bootstrap));
     c.put(ConsumerConfig.GROUP_ID_CONFIG, "schemarag-cli-" + UUID.randomUUID());
     c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
@@ -203,11 +206,17 @@ final class LivePipeline implements AutoCloseable {
       consumer.seekToBeginning(parts);
       Map<TopicPartition, Long> ends = consumer.endOffsets(parts);
       long n = 0;
-      long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+      long first = Long.MAX_VALUE;
+      long last = 0;
+      long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
       while (parts.stream().anyMatch(p -> consumer.position(p) < ends.get(p)) && System.nanoTime() < deadline) {
-        n += consumer.poll(Duration.ofMillis(200)).count();
+        for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+          n++;
+          first = Math.min(first, r.timestamp());
+          last = Math.max(last, r.timestamp());
+        }
       }
-      return n;
+      return new TopicSpan(n, n == 0 ? 0 : first, last);
     }
   }
 

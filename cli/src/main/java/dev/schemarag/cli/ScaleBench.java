@@ -290,10 +290,14 @@ final class ScaleBench implements Callable<Integer> {
         Map<String, Object> disruptions = disruptions(config, stack, pipeline);
         long firstSnapshotMs = LivePipeline.firstRecordTimeMs(config, stack.bootstrapServers, stack.catalog.tables().name());
         double fromSnapshot = (startWallMs + initial.seconds() * 1000 - firstSnapshotMs) / 1000.0;
+        // How long the ingest service took to send every table's snapshot: the indexer cannot be faster.
+        LivePipeline.TopicSpan snapshots = LivePipeline.span(config, stack.bootstrapServers, stack.catalog.tables().name());
         double modelAfter = IndexBench.modelTextsPerSecond(config, spread);
         System.out.printf("embedding model alone, after the initial index: %.0f texts/s%n", modelAfter);
         Map<String, Object> index = IndexBench.initialIndexFigures(initial, timings, fromSnapshot, modelBefore, modelAfter);
         index.put("disruptions", disruptions);
+        index.put("ingest_snapshot_records", snapshots.records());
+        index.put("ingest_snapshot_s", round1((snapshots.lastMs() - snapshots.firstMs()) / 1000.0));
         figures.put("initial_index", index);
         System.out.printf(Locale.ROOT, "initial index: first table searchable after %.1f s, all %d tables (%d chunks) after %.1f s;"
                 + " %d chunks/s from the first snapshot, the model alone %d texts/s (%.2f of it), the model inside the pipeline %d texts/s%n",
@@ -302,7 +306,8 @@ final class ScaleBench implements Callable<Integer> {
         @SuppressWarnings("unchecked")
         Map<String, Object> breakdown = (Map<String, Object>) index.get("time_from_first_snapshot");
         System.out.println(IndexBench.breakdownLine(breakdown));
-        System.out.printf("disruptions during the initial index: %s%n", disruptions);
+        System.out.printf(Locale.ROOT, "the ingest service sent %d table snapshots over %.1f s; disruptions during the initial index: %s%n",
+            snapshots.records(), (snapshots.lastMs() - snapshots.firstMs()) / 1000.0, disruptions);
         // The same snapshots again through a second indexer with no state: the embedding cache is warm, the rows stored.
         figures.put("reindex_cache_warm", IndexBench.reindex(config, work, stack, n));
 
@@ -408,7 +413,7 @@ final class ScaleBench implements Callable<Integer> {
     var topics = stack.catalog;
     long dlq = 0;
     for (String topic : List.of(topics.dlq(topics.tables()).name(), topics.dlq(topics.docs()).name())) {
-      dlq += LivePipeline.countRecords(config, stack.bootstrapServers, topic);
+      dlq += LivePipeline.span(config, stack.bootstrapServers, topic).records();
     }
     out.put("dlq_records", dlq);
     return out;

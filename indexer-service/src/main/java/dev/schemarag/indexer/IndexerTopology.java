@@ -460,7 +460,7 @@ public final class IndexerTopology {
       Map<TableKey, Pending> tables = new LinkedHashMap<>(pending);
       TableIndexer.Written written;
       try {
-        written = indexer.applyAllOverlapped(batch, this::finish);
+        written = indexer.applyAllOverlapped(batch, overlapped, this::finish);
       } catch (SQLException e) {
         throw storeFailed(batch.size(), e);
       }

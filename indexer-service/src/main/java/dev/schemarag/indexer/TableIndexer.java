@@ -44,12 +44,13 @@ public final class TableIndexer {
    * chunking and diffing ({@link #prepare}) and the wall time of the batches' writes
    * ({@link #applyAll}: embedding, cache, waiting for pgvector).
    */
-  public record Timings(IndexSync.Timings sync, long prepared, long prepareNanos, long applyNanos) {}
+  public record Timings(IndexSync.Timings sync, long prepared, long prepareNanos, long applyNanos, long fullBatches) {}
 
   private final IndexSync sync;
   private final java.util.concurrent.atomic.AtomicLong prepared = new java.util.concurrent.atomic.AtomicLong();
   private final java.util.concurrent.atomic.AtomicLong prepareNanos = new java.util.concurrent.atomic.AtomicLong();
   private final java.util.concurrent.atomic.AtomicLong applyNanos = new java.util.concurrent.atomic.AtomicLong();
+  private final java.util.concurrent.atomic.AtomicLong fullBatches = new java.util.concurrent.atomic.AtomicLong();
 
   public TableIndexer(IndexSync sync) {
     this.sync = sync;
@@ -60,7 +61,7 @@ public final class TableIndexer {
   }
 
   public Timings timings() {
-    return new Timings(sync.timings(), prepared.get(), prepareNanos.get(), applyNanos.get());
+    return new Timings(sync.timings(), prepared.get(), prepareNanos.get(), applyNanos.get(), fullBatches.get());
   }
 
   /**
@@ -89,7 +90,7 @@ public final class TableIndexer {
    * one outcome per table, in order. Throws only when the store cannot be written.
    */
   public List<Outcome> applyAll(List<Prepared> tables) throws SQLException {
-    return applyAllOverlapped(tables, () -> { }).outcomes();
+    return applyAllOverlapped(tables, false, () -> { }).outcomes();
   }
 
   /** Prepared tables handed to the store writer: their outcomes once written. */
@@ -124,9 +125,14 @@ public final class TableIndexer {
    * {@link #applyAll}, returning once the last group is handed to the store writer (see
    * {@link IndexSync#applyAllOverlapped}); {@code afterFirstGroup} runs once this batch's first
    * group is embedded (at once when nothing is to be embedded).
+   *
+   * @param full the batch was written because it was full (a backlog), not because the input went quiet: counted apart
    */
-  public Written applyAllOverlapped(List<Prepared> tables, Runnable afterFirstGroup) throws SQLException {
+  public Written applyAllOverlapped(List<Prepared> tables, boolean full, Runnable afterFirstGroup) throws SQLException {
     long t0 = System.nanoTime();
+    if (full) {
+      fullBatches.incrementAndGet();
+    }
     try {
       List<IndexSync.Step> steps = new ArrayList<>();
       List<Integer> at = new ArrayList<>();

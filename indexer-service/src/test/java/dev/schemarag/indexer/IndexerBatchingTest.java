@@ -155,6 +155,7 @@ class IndexerBatchingTest {
     assertThat(t.prepared()).isEqualTo(10);
     assertThat(t.prepareNanos()).isPositive();
     assertThat(t.sync().applies()).isEqualTo(1);
+    assertThat(t.fullBatches()).isZero();
     assertThat(t.sync().chunks()).isEqualTo(50);
     // Nested spans: the batch's wall time holds its embedding, which holds the cache lookup and the model.
     assertThat(t.applyNanos()).isGreaterThanOrEqualTo(t.sync().embedNanos() + t.sync().waitNanos());
@@ -221,6 +222,7 @@ class IndexerBatchingTest {
     inputGoesQuiet();
     assertThat(updates.readValuesToList()).extracting(IndexUpdate::getTableName).containsExactly("c", "d");
     assertThat(store.all()).hasSize(20);
+    assertThat(indexer.timings().fullBatches()).isEqualTo(2);
   }
 
   @Test
