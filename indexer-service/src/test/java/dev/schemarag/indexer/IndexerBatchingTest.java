@@ -75,6 +75,7 @@ class IndexerBatchingTest {
 
   private final RecordingEmbedder model = new RecordingEmbedder();
   private final InMemoryChunkStore store = new InMemoryChunkStore();
+  private final InMemoryEmbeddingCache cache = new InMemoryEmbeddingCache();
   private TopologyTestDriver driver;
   private TestInputTopic<TableKey, TableSnapshot> tables;
   private TestOutputTopic<TableKey, IndexUpdate> updates;
@@ -84,7 +85,7 @@ class IndexerBatchingTest {
 
   private void start(int maxChunks) {
     TopicCatalog topics = TopicCatalog.defaults();
-    indexer = new TableIndexer(new IndexSync(store, new CachingEmbedder(model, new InMemoryEmbeddingCache()), 64));
+    indexer = new TableIndexer(new IndexSync(store, new CachingEmbedder(model, cache), 64));
     Properties p = new Properties();
     p.put(StreamsConfig.APPLICATION_ID_CONFIG, "indexer-batching-test");
     p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
@@ -160,6 +161,19 @@ class IndexerBatchingTest {
     // Nested spans: the batch's wall time holds its embedding, which holds the cache lookup and the model.
     assertThat(t.applyNanos()).isGreaterThanOrEqualTo(t.sync().embedNanos() + t.sync().waitNanos());
     assertThat(t.sync().embedNanos()).isGreaterThanOrEqualTo(t.sync().modelNanos() + t.sync().lookupNanos());
+  }
+
+  @Test
+  void aBatchsNewVectorsReachTheEmbeddingCacheWithItsWrite() {
+    start(256);
+    for (int i = 0; i < 3; i++) {
+      snapshot("sales.t" + i, 4, "note " + i);
+    }
+    inputGoesQuiet();
+    assertThat(updates.readValuesToList()).hasSize(3);
+    List<String> hashes = store.all().values().stream().map(s -> Hashing.sha256(s.row().chunk().embedText())).toList();
+    assertThat(hashes).hasSize(15);
+    assertThat(cache.getAll("recording", hashes)).hasSize(15);
   }
 
   @Test

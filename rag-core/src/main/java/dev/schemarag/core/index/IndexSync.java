@@ -184,7 +184,8 @@ public final class IndexSync {
       long e0 = System.nanoTime();
       List<ChunkStore.Row> rows = new ArrayList<>();
       List<ChunkStore.Removal> removals = new ArrayList<>();
-      embedGroup(steps.subList(from, to), cached, out, from, rows, removals);
+      Map<String, float[]> computed = new HashMap<>();
+      embedGroup(steps.subList(from, to), cached, out, from, rows, removals, computed);
       long e1 = System.nanoTime();
       embed += e1 - e0;
       if (from == 0) {
@@ -194,6 +195,8 @@ public final class IndexSync {
       writing = writer().submit(() -> {
         long w0 = System.nanoTime();
         store.write(rows, removals, embedder.modelId());
+        // The group's new vectors go to the embedding cache here too, beside the model's next group, not before it.
+        embedder.remember(computed);
         written.addAndGet(rows.size());
         batches.incrementAndGet();
         return System.nanoTime() - w0;
@@ -210,15 +213,15 @@ public final class IndexSync {
 
   /** Embeds one group of steps (all at once, or each alone when that fails) and adds their rows and removals. */
   private void embedGroup(List<Step> group, Map<String, float[]> cached, Applied[] out, int offset,
-                          List<ChunkStore.Row> rows, List<ChunkStore.Removal> removals) {
+                          List<ChunkStore.Row> rows, List<ChunkStore.Removal> removals, Map<String, float[]> computed) {
     List<List<float[]>> vectors = new ArrayList<>();
     List<RuntimeException> failures = new ArrayList<>();
     int[] embedded = new int[group.size()];
     try {
       List<String> texts = new ArrayList<>();
       group.forEach(s -> s.diff().toWrite().forEach(c -> texts.add(c.embedText())));
-      CachingEmbedder.Batch b = embedder.embedBatch(texts, cached);
-      remember(texts, b, cached);
+      CachingEmbedder.Batch b = embedder.embedBatch(texts, cached, false);
+      remember(texts, b, cached, computed);
       int at = 0;
       for (int i = 0; i < group.size(); i++) {
         int n = group.get(i).diff().toWrite().size();
@@ -236,8 +239,8 @@ public final class IndexSync {
       for (int i = 0; i < group.size(); i++) {
         try {
           List<String> texts = group.get(i).diff().toWrite().stream().map(Chunk::embedText).toList();
-          CachingEmbedder.Batch b = embedder.embedBatch(texts, cached);
-          remember(texts, b, cached);
+          CachingEmbedder.Batch b = embedder.embedBatch(texts, cached, false);
+          remember(texts, b, cached, computed);
           vectors.add(b.vectors());
           for (boolean c : b.computed()) {
             embedded[i] += c ? 1 : 0;
@@ -265,11 +268,13 @@ public final class IndexSync {
     }
   }
 
-  /** Vectors computed for one group serve the later groups of the same batch. */
-  private static void remember(List<String> texts, CachingEmbedder.Batch b, Map<String, float[]> cached) {
+  /** Vectors computed for one group serve the later groups of the same batch, and go to the cache with the group's write. */
+  private static void remember(List<String> texts, CachingEmbedder.Batch b, Map<String, float[]> cached, Map<String, float[]> computed) {
     for (int i = 0; i < texts.size(); i++) {
       if (b.computed()[i]) {
-        cached.put(Hashing.sha256(texts.get(i)), b.vectors().get(i));
+        String hash = Hashing.sha256(texts.get(i));
+        cached.put(hash, b.vectors().get(i));
+        computed.put(hash, b.vectors().get(i));
       }
     }
   }
