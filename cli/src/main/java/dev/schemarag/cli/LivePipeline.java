@@ -190,8 +190,38 @@ final class LivePipeline implements AutoCloseable {
     return consumer;
   }
 
-  /** Where the indexer's time went so far: embedding (cache lookups included) and pgvector writes. */
-  dev.schemarag.core.index.IndexSync.Timings indexerTimings() {
+  /** What a topic holds now, as a read_committed consumer sees it: its records and their first and last timestamps. */
+  record TopicSpan(long records, long firstMs, long lastMs) {}
+
+  /** Reads the whole topic once (transaction markers are not records). */
+  static TopicSpan span(SchemaragConfig config, String bootstrap, String topic) {
+    Map<String, Object> c = new HashMap<>(ServiceSettings.kafka(config, bootstrap));
+    c.put(ConsumerConfig.GROUP_ID_CONFIG, "schemarag-cli-" + UUID.randomUUID());
+    c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+    c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+    try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+      List<TopicPartition> parts = consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()
+          .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+      consumer.assign(parts);
+      consumer.seekToBeginning(parts);
+      Map<TopicPartition, Long> ends = consumer.endOffsets(parts);
+      long n = 0;
+      long first = Long.MAX_VALUE;
+      long last = 0;
+      long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+      while (parts.stream().anyMatch(p -> consumer.position(p) < ends.get(p)) && System.nanoTime() < deadline) {
+        for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+          n++;
+          first = Math.min(first, r.timestamp());
+          last = Math.max(last, r.timestamp());
+        }
+      }
+      return new TopicSpan(n, n == 0 ? 0 : first, last);
+    }
+  }
+
+  /** Where the indexer's time went so far: chunking, embedding (cache lookups included), pgvector writes. */
+  dev.schemarag.indexer.TableIndexer.Timings indexerTimings() {
     return indexer.timings();
   }
 

@@ -22,6 +22,8 @@ import dev.schemarag.query.QueryServices;
 import dev.schemarag.core.store.ConnectionSource;
 import dev.schemarag.core.store.PgChunkStore;
 import dev.schemarag.core.store.PgDenseSearch;
+import dev.schemarag.core.store.PooledConnections;
+import dev.schemarag.indexer.TableIndexer;
 import dev.schemarag.events.index.IndexUpdate;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
@@ -252,13 +254,17 @@ final class ScaleBench implements Callable<Integer> {
       System.out.printf("embedding model alone: %.0f texts/s%n", modelBefore);
 
       RetrievalSettings settings = RetrievalSettings.from(config);
+      // As the query service reads a changed table: on connections kept open (a new backend per update costs more than the reads).
+      PooledConnections indexReads = PooledConnections.of(stack.dbUrl, config.get(ConfigKeys.DB_USER), config.get(ConfigKeys.DB_PASSWORD), 2,
+          "query-index");
+      java.util.concurrent.atomic.AtomicReference<QueryServices.TableReadTimes> lastRead = new java.util.concurrent.atomic.AtomicReference<>();
       SchemaIndexCache indexes = new SchemaIndexCache(id -> {
         try {
           return IndexedSchema.fromStore(db, id, schemas, settings);
         } catch (SQLException e) {
           throw new IllegalStateException("cannot load the index of " + id + ": " + e.getMessage(), e);
         }
-      }, (id, changed) -> QueryServices.changedTables(db, id, schemas, changed));
+      }, (id, changed) -> QueryServices.changedTables(indexReads, id, schemas, changed, lastRead::set));
       BlockingQueue<IndexUpdate> updates = new LinkedBlockingQueue<>();
       AtomicBoolean probeChanged = new AtomicBoolean();
       // The last probe change's apply to the loaded index (the query side's update), in ns.
@@ -280,17 +286,30 @@ final class ScaleBench implements Callable<Integer> {
         }
       })) {
         LivePipeline.InitialIndex initial = LivePipeline.awaitTables(updates, n, start);
-        IndexSync.Timings timings = pipeline.indexerTimings();
+        TableIndexer.Timings timings = pipeline.indexerTimings();
+        Map<String, Object> disruptions = disruptions(config, stack, pipeline);
         long firstSnapshotMs = LivePipeline.firstRecordTimeMs(config, stack.bootstrapServers, stack.catalog.tables().name());
         double fromSnapshot = (startWallMs + initial.seconds() * 1000 - firstSnapshotMs) / 1000.0;
+        // How long the ingest service took to send every table's snapshot: the indexer cannot be faster.
+        LivePipeline.TopicSpan snapshots = LivePipeline.span(config, stack.bootstrapServers, stack.catalog.tables().name());
         double modelAfter = IndexBench.modelTextsPerSecond(config, spread);
         System.out.printf("embedding model alone, after the initial index: %.0f texts/s%n", modelAfter);
         Map<String, Object> index = IndexBench.initialIndexFigures(initial, timings, fromSnapshot, modelBefore, modelAfter);
+        index.put("disruptions", disruptions);
+        index.put("ingest_snapshot_records", snapshots.records());
+        index.put("ingest_snapshot_s", round1((snapshots.lastMs() - snapshots.firstMs()) / 1000.0));
         figures.put("initial_index", index);
         System.out.printf(Locale.ROOT, "initial index: first table searchable after %.1f s, all %d tables (%d chunks) after %.1f s;"
-                + " %d chunks/s from the first snapshot, the model alone %d texts/s (%.2f of it)%n", initial.firstUpdateSeconds(),
-            initial.tables(), initial.chunks(), initial.seconds(), index.get("embedded_per_s_from_first_snapshot"),
-            index.get("model_texts_per_s"), (Double) index.get("share_of_model_rate"));
+                + " %d chunks/s from the first snapshot, the model alone %d texts/s (%.2f of it), the model inside the pipeline %d texts/s%n",
+            initial.firstUpdateSeconds(), initial.tables(), initial.chunks(), initial.seconds(), index.get("embedded_per_s_from_first_snapshot"),
+            index.get("model_texts_per_s"), (Double) index.get("share_of_model_rate"), index.get("model_texts_per_s_in_pipeline"));
+        @SuppressWarnings("unchecked")
+        Map<String, Object> breakdown = (Map<String, Object>) index.get("time_from_first_snapshot");
+        System.out.println(IndexBench.breakdownLine(breakdown));
+        System.out.printf(Locale.ROOT, "the ingest service sent %d table snapshots over %.1f s; disruptions during the initial index: %s%n",
+            snapshots.records(), (snapshots.lastMs() - snapshots.firstMs()) / 1000.0, disruptions);
+        // The same snapshots again through a second indexer with no state: the embedding cache is warm, the rows stored.
+        figures.put("reindex_cache_warm", IndexBench.reindex(config, work, stack, n));
 
         Map<String, Object> memory = new LinkedHashMap<>();
         memory.put("note", SHARED_JVM);
@@ -325,6 +344,9 @@ final class ScaleBench implements Callable<Integer> {
           List<BenchQuestion> asked = bench.questions().values().iterator().next();
           List<Double> afterChange = new ArrayList<>();
           List<Double> applies = new ArrayList<>();
+          List<Double> catalogReads = new ArrayList<>();
+          List<Double> chunkReads = new ArrayList<>();
+          List<Double> inMemory = new ArrayList<>();
           System.out.printf("%d schema changes beside %d tables:%n", changes, n);
           List<SchemaChanges.Measured> measured = probe.apply(changes, dense, model, i -> {
             // The change's index update must have reached the query side before the question.
@@ -343,7 +365,14 @@ final class ScaleBench implements Callable<Integer> {
             double ms = (System.nanoTime() - q0) / 1e6 + apply;
             afterChange.add(ms);
             applies.add(apply);
-            System.out.printf(Locale.ROOT, "       first question after it: %.0f ms (the index update %.0f ms of it)%n", ms, apply);
+            QueryServices.TableReadTimes read = lastRead.get();
+            double catalogMs = read == null ? 0 : read.catalogNanos() / 1e6;
+            double chunksMs = read == null ? 0 : read.chunksNanos() / 1e6;
+            catalogReads.add(catalogMs);
+            chunkReads.add(chunksMs);
+            inMemory.add(Math.max(0, apply - catalogMs - chunksMs));
+            System.out.printf(Locale.ROOT, "       first question after it: %.0f ms (the index update %.0f ms of it: catalog read %.1f ms,"
+                + " chunk read %.1f ms, new index version %.1f ms)%n", ms, apply, catalogMs, chunksMs, Math.max(0, apply - catalogMs - chunksMs));
           });
           Map<String, Object> freshness = SchemaChanges.figures(measured);
           figures.put("freshness", freshness);
@@ -354,6 +383,11 @@ final class ScaleBench implements Callable<Integer> {
           first.put("steady_p95_ms", round1(steadyP95));
           first.put("index_update_p50_ms", round1(percentile(applies, 50)));
           first.put("index_update_max_ms", round1(Collections.max(applies)));
+          // The update's three steps, as the query service runs them for one changed table.
+          first.put("index_update_steps_p50_ms", Map.of("catalog_read", round1(percentile(catalogReads, 50)),
+              "chunk_read", round1(percentile(chunkReads, 50)), "new_index_version", round1(percentile(inMemory, 50))));
+          first.put("index_update_steps_max_ms", Map.of("catalog_read", round1(Collections.max(catalogReads)),
+              "chunk_read", round1(Collections.max(chunkReads)), "new_index_version", round1(Collections.max(inMemory))));
           figures.put("first_question_after_change", first);
           System.out.printf(Locale.ROOT, "freshness over %d changes: p50 %d ms, p95 %d ms; first question after a change: p50 %.0f ms,"
                   + " max %.0f ms (%d questions) vs steady p95 %.1f ms%n", changes, freshness.get("p50_ms"), freshness.get("p95_ms"),
@@ -361,9 +395,28 @@ final class ScaleBench implements Callable<Integer> {
         }
         memory.put("heap_after_gc_mb_end", mb(heapAfterGc()));
         memory.put("peak_rss_mb", mb(procStatus("VmHWM:")));
+      } finally {
+        indexReads.close();
       }
     }
     return figures;
+  }
+
+  /**
+   * What could have interrupted the initial index: rebalances of the indexer once it ran, stream
+   * threads replaced after a failure (a timed-out transaction), records in the dead-letter topics.
+   */
+  private static Map<String, Object> disruptions(SchemaragConfig config, LocalStack stack, LivePipeline pipeline) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("rebalances", pipeline.indexer().rebalances());
+    out.put("stream_thread_failures", pipeline.indexer().threadFailures());
+    var topics = stack.catalog;
+    long dlq = 0;
+    for (String topic : List.of(topics.dlq(topics.tables()).name(), topics.dlq(topics.docs()).name())) {
+      dlq += LivePipeline.span(config, stack.bootstrapServers, topic).records();
+    }
+    out.put("dlq_records", dlq);
+    return out;
   }
 
   /** Retrieval over the sampled questions of each benchmark, after a warm-up; the figures go into {@code figures}. */

@@ -38,11 +38,32 @@ public final class IndexerService implements AutoCloseable {
   private final KafkaStreams streams;
   private final KafkaStreamsMetrics streamsMetrics;
   private final TableIndexer indexer;
+  private final Disruptions disruptions;
 
-  private IndexerService(KafkaStreams streams, KafkaStreamsMetrics streamsMetrics, TableIndexer indexer) {
+  private IndexerService(KafkaStreams streams, KafkaStreamsMetrics streamsMetrics, TableIndexer indexer, Disruptions disruptions) {
     this.streams = streams;
     this.streamsMetrics = streamsMetrics;
     this.indexer = indexer;
+    this.disruptions = disruptions;
+  }
+
+  /**
+   * What interrupted the indexing since start: rebalances once running (a batch that outlasted
+   * {@code max.poll.interval.ms} makes one) and stream threads replaced after a failure (an aborted
+   * transaction, an unreachable store).
+   */
+  static final class Disruptions {
+    private final java.util.concurrent.atomic.AtomicBoolean ran = new java.util.concurrent.atomic.AtomicBoolean();
+    private final java.util.concurrent.atomic.AtomicLong rebalances = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong threadFailures = new java.util.concurrent.atomic.AtomicLong();
+
+    void changed(KafkaStreams.State to) {
+      if (to == KafkaStreams.State.RUNNING) {
+        ran.set(true);
+      } else if (to == KafkaStreams.State.REBALANCING && ran.get()) {
+        rebalances.incrementAndGet();
+      }
+    }
   }
 
   /** Streams properties: ours, then the user's {@code streams.*} keys (prefix stripped), which win. */
@@ -87,13 +108,16 @@ public final class IndexerService implements AutoCloseable {
     TableIndexer indexer = new TableIndexer(sync);
     KafkaStreams streams = new KafkaStreams(IndexerTopology.build(topics, indexer, IndexerTopology.Batching.from(config), metrics),
         streamsProperties(config, bootstrapServers));
+    Disruptions disruptions = new Disruptions();
+    streams.setStateListener((to, from) -> disruptions.changed(to));
     streams.setUncaughtExceptionHandler(e -> {
+      disruptions.threadFailures.incrementAndGet();
       LOG.error("indexer stream thread failed, replacing it: {}", e.getMessage());
       return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
     });
     KafkaStreamsMetrics streamsMetrics = new KafkaStreamsMetrics(streams);
     streamsMetrics.bindTo(registry);
-    return new IndexerService(streams, streamsMetrics, indexer);
+    return new IndexerService(streams, streamsMetrics, indexer, disruptions);
   }
 
   /** Starts and waits until the streams are running. */
@@ -112,8 +136,18 @@ public final class IndexerService implements AutoCloseable {
   }
 
   /** Where the indexer's time went since start: embedding (cache lookups included) and pgvector writes. */
-  public IndexSync.Timings timings() {
+  public TableIndexer.Timings timings() {
     return indexer.timings();
+  }
+
+  /** Rebalances since the streams first ran (none while one instance indexes alone). */
+  public long rebalances() {
+    return disruptions.rebalances.get();
+  }
+
+  /** Stream threads that failed and were replaced since start. */
+  public long threadFailures() {
+    return disruptions.threadFailures.get();
   }
 
   public KafkaStreams.State state() {

@@ -260,6 +260,9 @@ public final class IndexerTopology {
     }
   }
 
+  /** A batch handed to the store writer: its tables as they were pending, those it writes, and their outcomes once written. */
+  private record InFlight(Map<TableKey, Pending> tables, List<TableKey> keys, TableIndexer.Written written) {}
+
   /** A pending table: prepared for writing, or why it could not be. */
   private record Pending(PendingInfo info, TableIndexer.Prepared prepared, RuntimeException failure) {
     int toWrite() {
@@ -295,6 +298,11 @@ public final class IndexerTopology {
     private final TableIndexer indexer;
     private final Batching batching;
     private final Map<TableKey, Pending> pending = new LinkedHashMap<>();
+    /**
+     * A full batch whose last group the store writer may still be writing: its tables stay in the
+     * pending store, and their hashes and updates wait, until it is written.
+     */
+    private InFlight inFlight;
     private int pendingChunks;
     /** A record came since the last tick. */
     private boolean recordSinceTick;
@@ -338,12 +346,16 @@ public final class IndexerTopology {
     private void tick() {
       boolean quiet = !recordSinceTick;
       recordSinceTick = false;
+      // A batch in flight is finished at the latest one tick after it was handed over.
+      if (inFlight != null && (pending.isEmpty() || inFlight.written().isWritten())) {
+        finish();
+      }
       if (pending.isEmpty()) {
         return;
       }
       pendingTicks++;
       if (quiet || pendingTicks >= MAX_WAIT_LINGERS) {
-        flush(quiet ? "input quiet" : "waited " + MAX_WAIT_LINGERS + " lingers");
+        flush(quiet ? "input quiet" : "waited " + MAX_WAIT_LINGERS + " lingers", false);
       }
     }
 
@@ -364,6 +376,10 @@ public final class IndexerTopology {
     public void process(Record<Object, Object> r) {
       recordSinceTick = true;
       TableKey key = (TableKey) r.key();
+      if (inFlight != null && inFlight.tables().containsKey(key)) {
+        // Its next change is diffed against the hashes of the batch in flight, so that batch is finished first.
+        finish();
+      }
       Optional<TableSnapshot> snapshot;
       Optional<DocFile> doc;
       Long sourceTs;
@@ -408,7 +424,8 @@ public final class IndexerTopology {
       pendingStore.put(key, info.write());
       add(key, new Pending(info, prepared, null));
       if (pendingChunks >= batching.maxChunks() || pending.size() >= batching.maxChunks()) {
-        flush("batch full");
+        // A backlog: its next records are taken in, and its next batch embedded, while this one's last group is written.
+        flush("batch full", true);
       }
     }
 
@@ -419,9 +436,16 @@ public final class IndexerTopology {
       return ((DocFile) value).getContent().getBytes(StandardCharsets.UTF_8);
     }
 
-    /** Writes every pending table, then records each one's hashes and sends its update (or its dead letter). */
-    private void flush(String why) {
+    /**
+     * Writes every pending table, then records each one's hashes and sends its update (or its dead
+     * letter). With {@code overlapped}, that last part waits until the batch is written, which the
+     * store writer does while this task goes on: until the next batch's first group is embedded, the
+     * next tick that finds it written, or a record of one of its tables, whichever comes first. The
+     * previous batch in flight is finished before this one is written.
+     */
+    private void flush(String why, boolean overlapped) {
       if (pending.isEmpty()) {
+        finish();
         return;
       }
       LOG.debug("{}: writing {} tables, {} chunks to write", why, pending.size(), pendingChunks);
@@ -433,20 +457,46 @@ public final class IndexerTopology {
           batch.add(p.prepared());
         }
       });
+      Map<TableKey, Pending> tables = new LinkedHashMap<>(pending);
+      TableIndexer.Written written;
+      try {
+        written = indexer.applyAllOverlapped(batch, overlapped, this::finish);
+      } catch (SQLException e) {
+        throw storeFailed(batch.size(), e);
+      }
+      pending.clear();
+      pendingChunks = 0;
+      pendingTicks = 0;
+      inFlight = new InFlight(tables, keys, written);
+      if (!overlapped) {
+        finish();
+      }
+    }
+
+    /** The store is unreachable: not the records' fault. The task fails and resumes from its last commit, where these tables are still pending. */
+    private static StreamsException storeFailed(int tables, SQLException e) {
+      return new StreamsException("pgvector write failed for " + tables + " tables: " + e.getMessage(), e);
+    }
+
+    /** Waits for the batch in flight, if any, to be written; then records each table's hashes and sends its update or dead letter. */
+    private void finish() {
+      if (inFlight == null) {
+        return;
+      }
+      InFlight f = inFlight;
+      inFlight = null;
       List<TableIndexer.Outcome> outcomes;
       try {
-        outcomes = indexer.applyAll(batch);
+        outcomes = f.written().outcomes();
       } catch (SQLException e) {
-        // The index is unreachable: not the records' fault. Fail the task; it retries from the last
-        // commit, where these tables are still pending.
-        throw new StreamsException("pgvector write failed for " + batch.size() + " tables: " + e.getMessage(), e);
+        throw storeFailed(f.keys().size(), e);
       }
       Map<TableKey, TableIndexer.Outcome> byKey = new HashMap<>();
-      for (int i = 0; i < keys.size(); i++) {
-        byKey.put(keys.get(i), outcomes.get(i));
+      for (int i = 0; i < f.keys().size(); i++) {
+        byKey.put(f.keys().get(i), outcomes.get(i));
       }
       long now = System.currentTimeMillis();
-      for (Map.Entry<TableKey, Pending> e : pending.entrySet()) {
+      for (Map.Entry<TableKey, Pending> e : f.tables().entrySet()) {
         TableKey key = e.getKey();
         PendingInfo info = e.getValue().info();
         TableIndexer.Outcome outcome = byKey.get(key);
@@ -468,9 +518,6 @@ public final class IndexerTopology {
         }
         pendingStore.delete(key);
       }
-      pending.clear();
-      pendingChunks = 0;
-      pendingTicks = 0;
     }
 
     /** A table that failed in its batch: its latest record's content to the DLQ, with the reason and where it came from. */
@@ -492,7 +539,8 @@ public final class IndexerTopology {
 
     @Override
     public void close() {
-      // Not flushed here: what is pending is in the pending store, and whoever runs the task next flushes it.
+      // Not flushed here: what is pending or in flight is in the pending store, and whoever runs the task next flushes it.
+      inFlight = null;
       pending.clear();
       pendingChunks = 0;
       pendingTicks = 0;

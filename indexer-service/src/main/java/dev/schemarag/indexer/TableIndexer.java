@@ -39,7 +39,18 @@ public final class TableIndexer {
    */
   public record Outcome(Optional<IndexSync.Result> result, Map<String, ChunkDiff.Previous> hashes, Optional<RuntimeException> failure) {}
 
+  /**
+   * Where the indexer's time went since start, besides what {@link IndexSync.Timings} accounts for:
+   * chunking and diffing ({@link #prepare}) and the wall time of the batches' writes
+   * ({@link #applyAll}: embedding, cache, waiting for pgvector).
+   */
+  public record Timings(IndexSync.Timings sync, long prepared, long prepareNanos, long applyNanos, long fullBatches) {}
+
   private final IndexSync sync;
+  private final java.util.concurrent.atomic.AtomicLong prepared = new java.util.concurrent.atomic.AtomicLong();
+  private final java.util.concurrent.atomic.AtomicLong prepareNanos = new java.util.concurrent.atomic.AtomicLong();
+  private final java.util.concurrent.atomic.AtomicLong applyNanos = new java.util.concurrent.atomic.AtomicLong();
+  private final java.util.concurrent.atomic.AtomicLong fullBatches = new java.util.concurrent.atomic.AtomicLong();
 
   public TableIndexer(IndexSync sync) {
     this.sync = sync;
@@ -49,8 +60,8 @@ public final class TableIndexer {
     return sync.modelId();
   }
 
-  public IndexSync.Timings timings() {
-    return sync.timings();
+  public Timings timings() {
+    return new Timings(sync.timings(), prepared.get(), prepareNanos.get(), applyNanos.get(), fullBatches.get());
   }
 
   /**
@@ -61,28 +72,88 @@ public final class TableIndexer {
    */
   public Prepared prepare(Optional<TableSnapshot> snapshot, Optional<DocFile> doc, Map<String, ChunkDiff.Previous> previous,
                           long eventTimeMs) {
-    List<Chunk> chunks = chunks(snapshot, doc);
-    ChunkDiff diff = ChunkDiff.between(previous, chunks, sync.modelId());
-    long version = Math.max(eventTimeMs,
-        Math.max(snapshot.map(TableSnapshot::getCapturedAtMs).orElse(0L), doc.map(DocFile::getModifiedAtMs).orElse(0L)));
-    return new Prepared(chunks, diff, version);
+    long t0 = System.nanoTime();
+    try {
+      List<Chunk> chunks = chunks(snapshot, doc);
+      ChunkDiff diff = ChunkDiff.between(previous, chunks, sync.modelId());
+      long version = Math.max(eventTimeMs,
+          Math.max(snapshot.map(TableSnapshot::getCapturedAtMs).orElse(0L), doc.map(DocFile::getModifiedAtMs).orElse(0L)));
+      return new Prepared(chunks, diff, version);
+    } finally {
+      prepared.incrementAndGet();
+      prepareNanos.addAndGet(System.nanoTime() - t0);
+    }
   }
 
   /**
-   * Writes the prepared tables together (one embedding pass, one pgvector transaction); one
-   * outcome per table, in order. Throws only when the store cannot be written.
+   * Writes the prepared tables together (one embedding pass, one pgvector transaction per group);
+   * one outcome per table, in order. Throws only when the store cannot be written.
    */
   public List<Outcome> applyAll(List<Prepared> tables) throws SQLException {
-    List<IndexSync.Step> steps = new ArrayList<>();
-    List<Integer> at = new ArrayList<>();
-    for (Prepared p : tables) {
-      // An unchanged table writes nothing: it needs no place in the batch.
-      at.add(p.diff().isEmpty() ? -1 : steps.size());
-      if (!p.diff().isEmpty()) {
-        steps.add(new IndexSync.Step(p.diff(), p.version()));
+    return applyAllOverlapped(tables, false, () -> { }).outcomes();
+  }
+
+  /** Prepared tables handed to the store writer: their outcomes once written. */
+  public final class Written {
+    private final List<Prepared> tables;
+    private final List<Integer> at;
+    private final IndexSync.Batch batch;
+
+    private Written(List<Prepared> tables, List<Integer> at, IndexSync.Batch batch) {
+      this.tables = tables;
+      this.at = at;
+      this.batch = batch;
+    }
+
+    /** Everything is written: {@link #outcomes} returns at once. */
+    public boolean isWritten() {
+      return batch == null || batch.isWritten();
+    }
+
+    /** Waits until the tables are written; one outcome per table, in order. Throws when the store could not be written. */
+    public List<Outcome> outcomes() throws SQLException {
+      long t0 = System.nanoTime();
+      try {
+        return outcomesOf(tables, at, batch == null ? List.of() : batch.written());
+      } finally {
+        applyNanos.addAndGet(System.nanoTime() - t0);
       }
     }
-    List<IndexSync.Applied> applied = steps.isEmpty() ? List.of() : sync.applyAll(steps);
+  }
+
+  /**
+   * {@link #applyAll}, returning once the last group is handed to the store writer (see
+   * {@link IndexSync#applyAllOverlapped}); {@code afterFirstGroup} runs once this batch's first
+   * group is embedded (at once when nothing is to be embedded).
+   *
+   * @param full the batch was written because it was full (a backlog), not because the input went quiet: counted apart
+   */
+  public Written applyAllOverlapped(List<Prepared> tables, boolean full, Runnable afterFirstGroup) throws SQLException {
+    long t0 = System.nanoTime();
+    if (full) {
+      fullBatches.incrementAndGet();
+    }
+    try {
+      List<IndexSync.Step> steps = new ArrayList<>();
+      List<Integer> at = new ArrayList<>();
+      for (Prepared p : tables) {
+        // An unchanged table writes nothing: it needs no place in the batch.
+        at.add(p.diff().isEmpty() ? -1 : steps.size());
+        if (!p.diff().isEmpty()) {
+          steps.add(new IndexSync.Step(p.diff(), p.version()));
+        }
+      }
+      if (steps.isEmpty()) {
+        afterFirstGroup.run();
+        return new Written(tables, at, null);
+      }
+      return new Written(tables, at, sync.applyAllOverlapped(steps, afterFirstGroup));
+    } finally {
+      applyNanos.addAndGet(System.nanoTime() - t0);
+    }
+  }
+
+  private List<Outcome> outcomesOf(List<Prepared> tables, List<Integer> at, List<IndexSync.Applied> applied) {
     List<Outcome> out = new ArrayList<>(tables.size());
     for (int i = 0; i < tables.size(); i++) {
       Prepared p = tables.get(i);

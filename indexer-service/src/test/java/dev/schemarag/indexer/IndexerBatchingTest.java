@@ -75,15 +75,17 @@ class IndexerBatchingTest {
 
   private final RecordingEmbedder model = new RecordingEmbedder();
   private final InMemoryChunkStore store = new InMemoryChunkStore();
+  private final InMemoryEmbeddingCache cache = new InMemoryEmbeddingCache();
   private TopologyTestDriver driver;
   private TestInputTopic<TableKey, TableSnapshot> tables;
   private TestOutputTopic<TableKey, IndexUpdate> updates;
   private TestOutputTopic<byte[], byte[]> dlq;
   private long clock = 1_000;
+  private TableIndexer indexer;
 
   private void start(int maxChunks) {
     TopicCatalog topics = TopicCatalog.defaults();
-    TableIndexer indexer = new TableIndexer(new IndexSync(store, new CachingEmbedder(model, new InMemoryEmbeddingCache()), 64));
+    indexer = new TableIndexer(new IndexSync(store, new CachingEmbedder(model, cache), 64));
     Properties p = new Properties();
     p.put(StreamsConfig.APPLICATION_ID_CONFIG, "indexer-batching-test");
     p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
@@ -142,6 +144,39 @@ class IndexerBatchingTest {
   }
 
   @Test
+  void theIndexerAccountsForEveryTableItChunkedAndEveryBatchItWrote() {
+    start(256);
+    for (int i = 0; i < 10; i++) {
+      snapshot("sales.t" + i, 4, "note " + i);
+    }
+    inputGoesQuiet();
+    assertThat(updates.readValuesToList()).hasSize(10);
+
+    TableIndexer.Timings t = indexer.timings();
+    assertThat(t.prepared()).isEqualTo(10);
+    assertThat(t.prepareNanos()).isPositive();
+    assertThat(t.sync().applies()).isEqualTo(1);
+    assertThat(t.fullBatches()).isZero();
+    assertThat(t.sync().chunks()).isEqualTo(50);
+    // Nested spans: the batch's wall time holds its embedding, which holds the cache lookup and the model.
+    assertThat(t.applyNanos()).isGreaterThanOrEqualTo(t.sync().embedNanos() + t.sync().waitNanos());
+    assertThat(t.sync().embedNanos()).isGreaterThanOrEqualTo(t.sync().modelNanos() + t.sync().lookupNanos());
+  }
+
+  @Test
+  void aBatchsNewVectorsReachTheEmbeddingCacheWithItsWrite() {
+    start(256);
+    for (int i = 0; i < 3; i++) {
+      snapshot("sales.t" + i, 4, "note " + i);
+    }
+    inputGoesQuiet();
+    assertThat(updates.readValuesToList()).hasSize(3);
+    List<String> hashes = store.all().values().stream().map(s -> Hashing.sha256(s.row().chunk().embedText())).toList();
+    assertThat(hashes).hasSize(15);
+    assertThat(cache.getAll("recording", hashes)).hasSize(15);
+  }
+
+  @Test
   void aSingleChangeIsWrittenOnceTheInputWasQuietForATick() {
     start(256);
     snapshot("sales.only", 2, "comes alone");
@@ -173,16 +208,51 @@ class IndexerBatchingTest {
   }
 
   @Test
-  void aFullBatchIsWrittenWithoutWaitingForTheLinger() {
+  void aFullBatchIsWrittenWithoutWaitingForTheLingerAndReportedOnceWritten() {
     start(10);
     snapshot("sales.a", 4, "first");
-    assertThat(updates.isEmpty()).isTrue();
+    assertThat(model.calls).isEmpty();
     snapshot("sales.b", 4, "second");
+    // Embedded and handed to the store writer at once; its updates go out once it is written, at the next tick at the latest.
+    assertThat(model.calls).containsExactly(10);
+    driver.advanceWallClockTime(LINGER);
     assertThat(updates.readValuesToList()).extracting(IndexUpdate::getTableName).containsExactly("a", "b");
+    assertThat(storedChunks("sales.a")).isEqualTo(5);
     snapshot("sales.c", 4, "third");
     assertThat(updates.isEmpty()).isTrue();
     inputGoesQuiet();
     assertThat(updates.readValuesToList()).extracting(IndexUpdate::getTableName).containsExactly("c");
+  }
+
+  @Test
+  void theNextFullBatchReportsThePreviousOneOnceItsFirstGroupIsEmbedded() {
+    start(10);
+    snapshot("sales.a", 4, "first");
+    snapshot("sales.b", 4, "second");
+    assertThat(updates.isEmpty()).isTrue();
+    snapshot("sales.c", 4, "third");
+    snapshot("sales.d", 4, "fourth");
+    assertThat(updates.readValuesToList()).extracting(IndexUpdate::getTableName).containsExactly("a", "b");
+    inputGoesQuiet();
+    assertThat(updates.readValuesToList()).extracting(IndexUpdate::getTableName).containsExactly("c", "d");
+    assertThat(store.all()).hasSize(20);
+    assertThat(indexer.timings().fullBatches()).isEqualTo(2);
+  }
+
+  @Test
+  void aChangeToATableInFlightIsDiffedAgainstWhatThatBatchWrote() {
+    start(10);
+    snapshot("sales.a", 4, "first");
+    snapshot("sales.b", 4, "second");
+    // The same table again while its batch is in flight: that batch is finished first, so nothing is new.
+    snapshot("sales.a", 4, "first");
+    assertThat(updates.readValuesToList()).extracting(IndexUpdate::getTableName).containsExactly("a", "b");
+    inputGoesQuiet();
+    IndexUpdate again = updates.readValue();
+    assertThat(again.getTableName()).isEqualTo("a");
+    assertThat(again.getAdded() + again.getUpdated()).isZero();
+    assertThat(again.getUnchanged()).isEqualTo(5);
+    assertThat(model.calls).containsExactly(10);
   }
 
   @Test

@@ -120,18 +120,31 @@ public final class QueryServices {
         List.of(reader, ledgerDb, indexReads));
   }
 
+  /** How long the two reads of an index update took: the catalog entries, then the stored chunks. */
+  public record TableReadTimes(long catalogNanos, long chunksNanos) {}
+
   /**
-   * Some tables as they are now, for an update of the loaded index in place: each one's catalog
-   * entry with the tables its foreign keys touch (not the whole catalog), and its stored chunks.
+   * The named tables of a database as the catalog and the store have them now, for an update of
+   * the loaded index in place: each one's catalog entry with the tables its foreign keys touch (not
+   * the whole catalog), and its stored chunks.
    */
-  /** The named tables of a database as the catalog and the store have them now: what an index update applies. */
   public static List<SchemaIndex.TableChange> changedTables(ConnectionSource db, String databaseId, List<String> schemas,
                                                      java.util.Collection<String> tables) throws SQLException {
+    return changedTables(db, databaseId, schemas, tables, times -> { });
+  }
+
+  /** {@link #changedTables(ConnectionSource, String, List, java.util.Collection)}, handing how long each read took to {@code times}. */
+  public static List<SchemaIndex.TableChange> changedTables(ConnectionSource db, String databaseId, List<String> schemas,
+                                                     java.util.Collection<String> tables,
+                                                     java.util.function.Consumer<TableReadTimes> times) throws SQLException {
+    long t0 = System.nanoTime();
     SchemaModel around = new PgCatalogReader(db).readTables(databaseId, schemas, tables);
+    long t1 = System.nanoTime();
     Map<String, List<Chunk>> chunks = new HashMap<>();
     for (Chunk c : new PgChunkStore(db).load(databaseId, tables)) {
       chunks.computeIfAbsent(c.table(), t -> new java.util.ArrayList<>()).add(c);
     }
+    times.accept(new TableReadTimes(t1 - t0, System.nanoTime() - t1));
     return tables.stream().map(t -> new SchemaIndex.TableChange(t, around.table(t), around.edges(t), chunks.getOrDefault(t, List.of())))
         .toList();
   }

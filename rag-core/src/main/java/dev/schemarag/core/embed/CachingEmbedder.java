@@ -74,6 +74,14 @@ public final class CachingEmbedder implements Embedder {
 
   /** {@link #embedBatch(List)} with the cache already looked up (by {@link #lookup}, for these texts or more). */
   public Batch embedBatch(List<String> texts, Map<String, float[]> cached) {
+    return embedBatch(texts, cached, true);
+  }
+
+  /**
+   * {@link #embedBatch(List, Map)}; with {@code writeCache} false the new vectors are not put in
+   * the cache here: the caller does it with {@link #remember}, for instance beside its own writes.
+   */
+  public Batch embedBatch(List<String> texts, Map<String, float[]> cached, boolean writeCache) {
     List<String> hashes = texts.stream().map(Hashing::sha256).toList();
     Map<String, String> byHash = new LinkedHashMap<>();
     for (int i = 0; i < texts.size(); i++) {
@@ -96,7 +104,9 @@ public final class CachingEmbedder implements Embedder {
       for (int i = 0; i < missingHashes.size(); i++) {
         computedNow.put(missingHashes.get(i), vectors.get(i));
       }
-      cache.putAll(modelId(), computedNow);
+      if (writeCache) {
+        cache.putAll(modelId(), computedNow);
+      }
       found.putAll(computedNow);
       computed.addAndGet(computedNow.size());
     }
@@ -107,6 +117,13 @@ public final class CachingEmbedder implements Embedder {
       computedFlags[i] = fresh.remove(hashes.get(i));
     }
     return new Batch(out, computedFlags);
+  }
+
+  /** Puts vectors computed by {@link #embedBatch(List, Map, boolean)} in the cache, by text hash. */
+  public void remember(Map<String, float[]> vectorsByHash) {
+    if (!vectorsByHash.isEmpty()) {
+      cache.putAll(modelId(), vectorsByHash);
+    }
   }
 
   /** Embeddings computed by the model (cache misses) since creation. */

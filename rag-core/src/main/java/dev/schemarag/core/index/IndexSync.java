@@ -32,6 +32,8 @@ public final class IndexSync {
   private final AtomicLong embedNanos = new AtomicLong();
   private final AtomicLong writeNanos = new AtomicLong();
   private final AtomicLong waitNanos = new AtomicLong();
+  private final AtomicLong lookupNanos = new AtomicLong();
+  private final AtomicLong applies = new AtomicLong();
   /** Writes a group to the store while the next one is embedded; made on first use. */
   private ExecutorService writer;
 
@@ -67,8 +69,11 @@ public final class IndexSync {
    * @param modelNanos of that, the model itself
    * @param writeNanos store writes (in the background, beside the next group's embedding)
    * @param waitNanos of that, the time the caller waited for them
+   * @param applies calls of {@link #applyAll} (one per indexer batch)
+   * @param lookupNanos of {@code embedNanos}, the embedding-cache queries of {@link #applyAll}
    */
-  public record Timings(long batches, long chunks, long embedNanos, long modelNanos, long writeNanos, long waitNanos) {}
+  public record Timings(long batches, long chunks, long embedNanos, long modelNanos, long writeNanos, long waitNanos, long applies,
+                        long lookupNanos) {}
 
   /**
    * @param table empty = the whole database (chunks of tables not in {@code chunks} are removed)
@@ -118,11 +123,53 @@ public final class IndexSync {
    * them all (the store is unreachable, not one step's fault).
    */
   public List<Applied> applyAll(List<Step> steps) throws SQLException {
+    return applyAllOverlapped(steps, () -> { }).written();
+  }
+
+  /**
+   * The steps of {@link #applyAllOverlapped}: each one's outcome, known once the store writer has
+   * written the last group.
+   */
+  public final class Batch {
+    private final List<Applied> applied;
+    private Future<Long> lastWrite;
+
+    private Batch(List<Applied> applied, Future<Long> lastWrite) {
+      this.applied = applied;
+      this.lastWrite = lastWrite;
+    }
+
+    /** The last group is written (or failed): {@link #written} returns at once. */
+    public boolean isWritten() {
+      return lastWrite == null || lastWrite.isDone();
+    }
+
+    /** Waits for the last group's write, then each step's outcome, in order. Throws when the store could not be written. */
+    public List<Applied> written() throws SQLException {
+      if (lastWrite != null) {
+        Future<Long> w = lastWrite;
+        lastWrite = null;
+        waitNanos.addAndGet(await(w));
+      }
+      return applied;
+    }
+  }
+
+  /**
+   * {@link #applyAll}, but returns once the last group is handed to the store writer instead of
+   * once it is written, so that the caller takes in more work (and embeds its next batch) while
+   * it is written. {@code afterFirstGroup} runs when this batch's first group is embedded, before
+   * its write is queued: the moment to finish the previous batch, whose last write has had that
+   * group's embedding time to complete.
+   */
+  public Batch applyAllOverlapped(List<Step> steps, Runnable afterFirstGroup) throws SQLException {
     long t0 = System.nanoTime();
     List<String> all = new ArrayList<>();
     steps.forEach(s -> s.diff().toWrite().forEach(c -> all.add(c.embedText())));
     Map<String, float[]> cached = new HashMap<>(embedder.lookup(all));
     long embed = System.nanoTime() - t0;
+    lookupNanos.addAndGet(embed);
+    applies.incrementAndGet();
     long wait = 0;
     Applied[] out = new Applied[steps.size()];
     Future<Long> writing = null;
@@ -137,36 +184,44 @@ public final class IndexSync {
       long e0 = System.nanoTime();
       List<ChunkStore.Row> rows = new ArrayList<>();
       List<ChunkStore.Removal> removals = new ArrayList<>();
-      embedGroup(steps.subList(from, to), cached, out, from, rows, removals);
+      Map<String, float[]> computed = new HashMap<>();
+      embedGroup(steps.subList(from, to), cached, out, from, rows, removals, computed);
       long e1 = System.nanoTime();
       embed += e1 - e0;
+      if (from == 0) {
+        afterFirstGroup.run();
+      }
       wait += await(writing);
       writing = writer().submit(() -> {
         long w0 = System.nanoTime();
         store.write(rows, removals, embedder.modelId());
+        // The group's new vectors go to the embedding cache here too, beside the model's next group, not before it.
+        embedder.remember(computed);
         written.addAndGet(rows.size());
         batches.incrementAndGet();
         return System.nanoTime() - w0;
       });
       from = to;
     }
-    wait += await(writing);
+    if (steps.isEmpty()) {
+      afterFirstGroup.run();
+    }
     embedNanos.addAndGet(embed);
     waitNanos.addAndGet(wait);
-    return List.of(out);
+    return new Batch(List.of(out), writing);
   }
 
   /** Embeds one group of steps (all at once, or each alone when that fails) and adds their rows and removals. */
   private void embedGroup(List<Step> group, Map<String, float[]> cached, Applied[] out, int offset,
-                          List<ChunkStore.Row> rows, List<ChunkStore.Removal> removals) {
+                          List<ChunkStore.Row> rows, List<ChunkStore.Removal> removals, Map<String, float[]> computed) {
     List<List<float[]>> vectors = new ArrayList<>();
     List<RuntimeException> failures = new ArrayList<>();
     int[] embedded = new int[group.size()];
     try {
       List<String> texts = new ArrayList<>();
       group.forEach(s -> s.diff().toWrite().forEach(c -> texts.add(c.embedText())));
-      CachingEmbedder.Batch b = embedder.embedBatch(texts, cached);
-      remember(texts, b, cached);
+      CachingEmbedder.Batch b = embedder.embedBatch(texts, cached, false);
+      remember(texts, b, cached, computed);
       int at = 0;
       for (int i = 0; i < group.size(); i++) {
         int n = group.get(i).diff().toWrite().size();
@@ -184,8 +239,8 @@ public final class IndexSync {
       for (int i = 0; i < group.size(); i++) {
         try {
           List<String> texts = group.get(i).diff().toWrite().stream().map(Chunk::embedText).toList();
-          CachingEmbedder.Batch b = embedder.embedBatch(texts, cached);
-          remember(texts, b, cached);
+          CachingEmbedder.Batch b = embedder.embedBatch(texts, cached, false);
+          remember(texts, b, cached, computed);
           vectors.add(b.vectors());
           for (boolean c : b.computed()) {
             embedded[i] += c ? 1 : 0;
@@ -213,11 +268,13 @@ public final class IndexSync {
     }
   }
 
-  /** Vectors computed for one group serve the later groups of the same batch. */
-  private static void remember(List<String> texts, CachingEmbedder.Batch b, Map<String, float[]> cached) {
+  /** Vectors computed for one group serve the later groups of the same batch, and go to the cache with the group's write. */
+  private static void remember(List<String> texts, CachingEmbedder.Batch b, Map<String, float[]> cached, Map<String, float[]> computed) {
     for (int i = 0; i < texts.size(); i++) {
       if (b.computed()[i]) {
-        cached.put(Hashing.sha256(texts.get(i)), b.vectors().get(i));
+        String hash = Hashing.sha256(texts.get(i));
+        cached.put(hash, b.vectors().get(i));
+        computed.put(hash, b.vectors().get(i));
       }
     }
   }
@@ -268,7 +325,8 @@ public final class IndexSync {
   }
 
   public Timings timings() {
-    return new Timings(batches.get(), written.get(), embedNanos.get(), embedder.modelNanos(), writeNanos.get(), waitNanos.get());
+    return new Timings(batches.get(), written.get(), embedNanos.get(), embedder.modelNanos(), writeNanos.get(), waitNanos.get(),
+        applies.get(), lookupNanos.get());
   }
 
   public String modelId() {

@@ -54,7 +54,7 @@ public final class PgCatalogReader {
       java.util.Set<Long> partners = new java.util.HashSet<>();
       if (!named.isEmpty()) {
         try (PreparedStatement ps = c.prepareStatement("SELECT conrelid::int8, confrelid::int8 FROM pg_constraint"
-            + " WHERE contype = 'f' AND (conrelid::int8 = ANY (?) OR confrelid::int8 = ANY (?))")) {
+            + " WHERE contype = 'f' AND (conrelid = ANY (?::oid[]) OR confrelid = ANY (?::oid[]))")) {
           ps.setArray(1, oids(c, named.keySet()));
           ps.setArray(2, oids(c, named.keySet()));
           try (ResultSet rs = ps.executeQuery()) {
@@ -101,13 +101,44 @@ public final class PgCatalogReader {
     return relations(c, schemas, "", null);
   }
 
-  /** The relations of the schemas with these model names. */
+  /**
+   * The relations of the schemas with these model names. A name is looked up by (schema, relation)
+   * through the catalog's index on relation names, for each way it can split at a dot (a bare name
+   * is in public), and kept only where its model name is exactly the one asked for: a lookup reads
+   * the named relations, not every relation of the schemas.
+   */
   private static Map<Long, String[]> relations(Connection c, List<String> schemas, java.util.Collection<String> names) throws SQLException {
     if (names.isEmpty()) {
       return new LinkedHashMap<>();
     }
-    return relations(c, schemas, " AND (CASE WHEN n.nspname = 'public' THEN c.relname ELSE n.nspname || '.' || c.relname END) = ANY (?)",
-        c.createArrayOf("text", names.toArray()));
+    List<String> nsp = new ArrayList<>();
+    List<String> rel = new ArrayList<>();
+    for (String name : names) {
+      nsp.add("public");
+      rel.add(name);
+      for (int dot = name.indexOf('.'); dot >= 0; dot = name.indexOf('.', dot + 1)) {
+        nsp.add(name.substring(0, dot));
+        rel.add(name.substring(dot + 1));
+      }
+    }
+    Map<Long, String[]> out = new LinkedHashMap<>();
+    try (PreparedStatement ps = c.prepareStatement(
+        "SELECT DISTINCT c.oid, n.nspname, c.relname, obj_description(c.oid, 'pg_class') FROM unnest(?::text[], ?::text[]) AS w(nsp, rel)"
+            + " JOIN pg_namespace n ON n.nspname = w.nsp JOIN pg_class c ON c.relnamespace = n.oid AND c.relname = w.rel"
+            + " WHERE c.relkind IN ('r', 'p', 'v', 'm', 'f') AND NOT c.relispartition AND n.nspname = ANY (?)"
+            + " AND (CASE WHEN n.nspname = 'public' THEN c.relname ELSE n.nspname || '.' || c.relname END) = ANY (?)"
+            + " ORDER BY n.nspname, c.relname")) {
+      ps.setArray(1, c.createArrayOf("text", nsp.toArray()));
+      ps.setArray(2, c.createArrayOf("text", rel.toArray()));
+      ps.setArray(3, c.createArrayOf("text", schemas.toArray()));
+      ps.setArray(4, c.createArrayOf("text", names.toArray()));
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          out.put(rs.getLong(1), new String[] {rs.getString(2), rs.getString(3), rs.getString(4)});
+        }
+      }
+    }
+    return out;
   }
 
   /** The relations of the schemas with these oids. */
@@ -115,7 +146,7 @@ public final class PgCatalogReader {
     if (ids.isEmpty()) {
       return new LinkedHashMap<>();
     }
-    return relations(c, schemas, " AND c.oid::int8 = ANY (?)", oids(c, ids));
+    return relations(c, schemas, " AND c.oid = ANY (?::oid[])", oids(c, ids));
   }
 
   /** @param filter an extra condition with one parameter, bound to {@code value}; "" for none */
@@ -149,7 +180,7 @@ public final class PgCatalogReader {
         "SELECT a.attrelid::int8, a.attname, format_type(a.atttypid, a.atttypmod), a.attnotnull,"
             + " pg_get_expr(d.adbin, d.adrelid), col_description(a.attrelid, a.attnum)"
             + " FROM pg_attribute a LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum"
-            + " WHERE a.attrelid::int8 = ANY (?) AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attrelid, a.attnum")) {
+            + " WHERE a.attrelid = ANY (?::oid[]) AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attrelid, a.attnum")) {
       ps.setArray(1, oids(c, rels));
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
@@ -167,7 +198,7 @@ public final class PgCatalogReader {
         "SELECT con.conrelid::int8, a.attname FROM pg_constraint con"
             + " CROSS JOIN LATERAL unnest(con.conkey) WITH ORDINALITY AS k(attnum, ord)"
             + " JOIN pg_attribute a ON a.attrelid = con.conrelid AND a.attnum = k.attnum"
-            + " WHERE con.contype = 'p' AND con.conrelid::int8 = ANY (?) ORDER BY con.conrelid, k.ord")) {
+            + " WHERE con.contype = 'p' AND con.conrelid = ANY (?::oid[]) ORDER BY con.conrelid, k.ord")) {
       ps.setArray(1, oids(c, rels));
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
@@ -187,7 +218,7 @@ public final class PgCatalogReader {
             + " ARRAY(SELECT a.attname FROM unnest(con.confkey) WITH ORDINALITY k(n, o) JOIN pg_attribute a ON a.attrelid = con.confrelid AND a.attnum = k.n ORDER BY k.o)::text[]"
             + " FROM pg_constraint con JOIN pg_class ft ON ft.oid = con.conrelid JOIN pg_namespace fn ON fn.oid = ft.relnamespace"
             + " JOIN pg_class tt ON tt.oid = con.confrelid JOIN pg_namespace tn ON tn.oid = tt.relnamespace"
-            + " WHERE con.contype = 'f' AND con.conrelid::int8 = ANY (?) ORDER BY con.conname")) {
+            + " WHERE con.contype = 'f' AND con.conrelid = ANY (?::oid[]) ORDER BY con.conname")) {
       ps.setArray(1, oids(c, rels));
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {

@@ -72,4 +72,39 @@ class PgCatalogReaderIT {
     assertThat(reader.readTables("erp", List.of(schema), List.of(schema + ".products")).tables()).extracting(Table::name)
         .containsExactly(schema + ".products");
   }
+
+  @Test
+  void findsANamedTableByItsExactModelNameWhereDotsCouldSplitItSeveralWays() throws Exception {
+    String schema = "it_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
+    String bare = schema + "_bare";
+    ConnectionSource db = ConnectionSource.of(TestInfra.postgresUrl(), null, null);
+    try (Connection c = db.open(); Statement s = c.createStatement()) {
+      s.execute("CREATE SCHEMA " + schema);
+      s.execute("CREATE SCHEMA \"" + schema + ".a\"");
+      // Model names "<schema>.a.b" twice over: table "a.b" of <schema>, and table "b" of schema "<schema>.a".
+      s.execute("CREATE TABLE " + schema + ".\"a.b\" (id int)");
+      s.execute("CREATE TABLE \"" + schema + ".a\".b (id int, extra int)");
+      s.execute("CREATE TABLE public." + bare + " (id int)");
+      s.execute("CREATE TABLE " + schema + "." + bare + " (id int, other int)");
+    }
+    try {
+      PgCatalogReader reader = new PgCatalogReader(db);
+      List<String> schemas = List.of("public", schema, schema + ".a");
+      SchemaModel full = reader.read("erp", schemas);
+
+      // A bare name is a table of public, not the same-named table of another schema.
+      SchemaModel publicOne = reader.readTables("erp", schemas, List.of(bare));
+      assertThat(publicOne.tables()).extracting(Table::name).containsExactly(bare);
+      assertThat(publicOne.table(bare)).isEqualTo(full.table(bare));
+      assertThat(reader.readTables("erp", schemas, List.of(schema + "." + bare)).table(schema + "." + bare))
+          .isEqualTo(full.table(schema + "." + bare));
+      // Both readings of an ambiguous name are what the full read names so, and nothing else.
+      assertThat(reader.readTables("erp", schemas, List.of(schema + ".a.b")).tables())
+          .containsExactlyInAnyOrderElementsOf(full.tables().stream().filter(t -> t.name().equals(schema + ".a.b")).toList());
+    } finally {
+      try (Connection c = db.open(); Statement s = c.createStatement()) {
+        s.execute("DROP TABLE public." + bare);
+      }
+    }
+  }
 }
