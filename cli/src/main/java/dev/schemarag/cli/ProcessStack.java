@@ -260,6 +260,7 @@ final class ProcessStack {
       }
     }
     serviceConfig.putAll(base.passThrough());
+    serviceConfig.putAll(base.sourceKeys());
     serviceConfig.put(ConfigKeys.INDEXER_STATE_DIR.name(), dir.resolve("streams").toString());
     if (sample) {
       serviceConfig.putAll(Map.of(ConfigKeys.DATABASE_ID.name(), SampleDatabase.DATABASE_ID, ConfigKeys.CATALOG_SCHEMAS.name(),

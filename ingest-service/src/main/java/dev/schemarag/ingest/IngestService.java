@@ -3,6 +3,7 @@ package dev.schemarag.ingest;
 import dev.schemarag.contracts.TopicCatalog;
 import dev.schemarag.core.config.ConfigKeys;
 import dev.schemarag.core.config.SchemaragConfig;
+import dev.schemarag.core.config.SourceDatabase;
 import dev.schemarag.core.schema.ForeignKey;
 import dev.schemarag.core.schema.SchemaModel;
 import dev.schemarag.core.source.PgCatalogReader;
@@ -62,6 +63,13 @@ public final class IngestService implements AutoCloseable {
           Path.of(config.get(ConfigKeys.DOCS_ROOT)).resolve(db).resolve("docs"),
           Duration.ofMillis(config.getInt(ConfigKeys.DOCS_DEBOUNCE_MS)), config.withPrefix("debezium."),
           ServiceSettings.kafka(config, bootstrapServers));
+    }
+
+    /** One source of {@code sources}: its own id, URL, schemas, slot, publication and docs; the rest as configured. */
+    public static Settings of(SourceDatabase source, SchemaragConfig config, String bootstrapServers) {
+      return new Settings(source.id(), source.schemas(), source.url(), source.user(), source.password(), source.slot(),
+          source.publication(), source.docsDir(), Duration.ofMillis(config.getInt(ConfigKeys.DOCS_DEBOUNCE_MS)),
+          config.withPrefix("debezium."), ServiceSettings.kafka(config, bootstrapServers));
     }
   }
 
