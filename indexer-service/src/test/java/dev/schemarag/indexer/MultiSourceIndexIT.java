@@ -164,4 +164,34 @@ class MultiSourceIndexIT {
         assertThat(c.embedText()).contains("dunning letters")));
     assertThat(chunks.load(crm)).noneSatisfy(c -> assertThat(c.embedText()).contains("dunning letters"));
   }
+
+  private static boolean slotExists(SourceDatabase s) throws SQLException {
+    try (Connection c = store.open(); var ps = c.prepareStatement("SELECT 1 FROM pg_replication_slots WHERE slot_name = ?")) {
+      ps.setString(1, s.slot());
+      try (var rs = ps.executeQuery()) {
+        return rs.next();
+      }
+    }
+  }
+
+  @Test
+  @Order(4)
+  void removingASourceAtRuntimeRemovesItsChunksAndDropsItsSlot() throws Exception {
+    assertThat(slotExists(sources.get(1))).isTrue();
+    ingest.apply(List.of(sources.get(0)));
+    assertThat(ingest.services()).containsOnlyKeys(erp);
+    await().atMost(WAIT).ignoreExceptions().untilAsserted(() -> assertThat(tables(crm)).isEmpty());
+    assertThat(slotExists(sources.get(1))).as("a slot nobody reads would keep WAL").isFalse();
+    assertThat(tables(erp)).containsExactly("invoices");
+  }
+
+  @Test
+  @Order(5)
+  void addingASourceAtRuntimeIndexesItWithoutRestartingAnything() throws Exception {
+    ingest.apply(sources);
+    assertThat(ingest.services()).containsOnlyKeys(erp, crm);
+    await().atMost(WAIT).ignoreExceptions().untilAsserted(() -> assertThat(tables(crm)).containsExactlyInAnyOrder("leads", "calls"));
+    sql(ConnectionSource.of(sources.get(1).url(), null, null), "CREATE TABLE public.deals (id int PRIMARY KEY)");
+    await().atMost(WAIT).ignoreExceptions().untilAsserted(() -> assertThat(tables(crm)).contains("deals"));
+  }
 }

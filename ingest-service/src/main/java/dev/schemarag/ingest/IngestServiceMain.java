@@ -7,9 +7,11 @@ import dev.schemarag.core.config.SourceDatabases;
 import dev.schemarag.core.store.ConnectionSource;
 import dev.schemarag.service.ServiceLogging;
 import dev.schemarag.service.ServiceSettings;
+import dev.schemarag.service.SourcesWatcher;
 import dev.schemarag.service.ops.Readiness;
 import dev.schemarag.service.ops.ServiceMetrics;
 import dev.schemarag.service.ops.ServiceOps;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -49,6 +51,10 @@ public final class IngestServiceMain {
       ops.close();
       throw e;
     }
+    // Sources added to or removed from the configuration are started or retired without a restart.
+    SourcesWatcher watcher = new SourcesWatcher(() -> SchemaragConfig.fromEnvironment(Map.of()), SourceDatabases::of, sources,
+        service::apply).start(Duration.ofMillis(config.getInt(ConfigKeys.SOURCES_RELOAD_MS)));
+    Runtime.getRuntime().addShutdownHook(new Thread(watcher::close, "sources-watcher-stop"));
     done.await();
   }
 

@@ -20,23 +20,68 @@ import java.util.Optional;
 public final class IngestSources implements AutoCloseable {
 
   private final Map<String, IngestService> services = new LinkedHashMap<>();
+  private final SchemaragConfig config;
+  private final String bootstrapServers;
+  private final TopicCatalog topics;
+  private MeterRegistry registry;
 
   /**
    * @param sources the sources, as {@link dev.schemarag.core.config.SourceDatabases#of} resolves them
    */
   public IngestSources(List<SourceDatabase> sources, SchemaragConfig config, String bootstrapServers, TopicCatalog topics) {
+    this.config = config;
+    this.bootstrapServers = bootstrapServers;
+    this.topics = topics;
     for (SourceDatabase s : sources) {
-      if (s.url().isBlank()) {
-        throw new IllegalArgumentException("source '" + s.id() + "' has no JDBC URL (db.url, SCHEMARAG_DB_URL)");
-      }
-      services.put(s.id(), new IngestService(IngestService.Settings.of(s, config, bootstrapServers), topics));
+      services.put(s.id(), create(s));
     }
   }
 
+  private IngestService create(SourceDatabase s) {
+    if (s.url().isBlank()) {
+      throw new IllegalArgumentException("source '" + s.id() + "' has no JDBC URL (db.url, SCHEMARAG_DB_URL)");
+    }
+    return new IngestService(IngestService.Settings.of(s, config, bootstrapServers), topics);
+  }
+
   /** Starts each source in turn: capture installed, first snapshot out, docs watched. */
-  public void start(MeterRegistry registry) throws Exception {
+  public synchronized void start(MeterRegistry registry) throws Exception {
+    this.registry = registry;
     for (IngestService s : services.values()) {
       s.start(registry);
+    }
+  }
+
+  /**
+   * Brings the running sources in line with {@code sources} (the configuration as re-read): a new
+   * source is started, a source no longer listed is retired (its tables tombstoned, so its chunks
+   * leave the index, and its slot dropped), a source whose settings changed is restarted.
+   */
+  public synchronized void apply(List<SourceDatabase> sources) throws Exception {
+    Map<String, SourceDatabase> wanted = new LinkedHashMap<>();
+    sources.forEach(s -> wanted.put(s.id(), s));
+    for (String id : List.copyOf(services.keySet())) {
+      SourceDatabase now = wanted.get(id);
+      IngestService running = services.get(id);
+      if (now == null) {
+        services.remove(id);
+        running.retire();
+      } else if (!IngestService.Settings.of(now, config, bootstrapServers).equals(running.settings())) {
+        services.remove(id);
+        running.close();
+      }
+    }
+    for (SourceDatabase s : sources) {
+      if (!services.containsKey(s.id())) {
+        IngestService added = create(s);
+        try {
+          added.start(registry);
+        } catch (Exception e) {
+          added.close();
+          throw e;
+        }
+        services.put(s.id(), added);
+      }
     }
   }
 

@@ -31,7 +31,6 @@ import dev.schemarag.core.store.PgPrivileges;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -49,32 +48,14 @@ public final class QueryServices {
    */
   public static QueryService create(SchemaragConfig config, ConnectionSource admin, String dbUrl, TopicCatalog topics,
                                     String bootstrapServers) throws SQLException {
-    String role = config.get(ConfigKeys.READER_ROLE);
-    String password = config.get(ConfigKeys.READER_PASSWORD);
     AccessPolicy policy = AccessPolicy.from(config);
     int poolSize = Math.max(4, config.getInt(ConfigKeys.QUERY_WORKERS) + 1);
     List<AutoCloseable> pools = new ArrayList<>();
     // Each source database: its catalog, its reader role and its connections for execution.
-    Map<String, SourceConnections> sources = new LinkedHashMap<>();
-    for (SourceDatabase s : sourcesOf(config, dbUrl)) {
-      ConnectionSource catalog = config.get(ConfigKeys.SOURCES).isBlank() ? admin : ConnectionSource.of(s.url(), s.user(), s.password());
-      ensureReader(catalog, s, role, password, policy);
-      // Pooled: a question costs one read-only execution, and a new PostgreSQL backend for each costs about 5 ms.
-      PooledConnections reader = PooledConnections.asRole(s.url(), role, password, poolSize, "query-reader-" + s.id());
-      // A changed table is read on connections kept open: a new PostgreSQL backend would cost more than the reads.
-      PooledConnections catalogReads = PooledConnections.of(s.url(), s.user(), s.password(), 2, "query-index-" + s.id());
-      pools.add(reader);
-      pools.add(catalogReads);
-      AccessViews views = new AccessViews(r -> {
-        try {
-          return PgPrivileges.view(catalog, r, s.schemas());
-        } catch (SQLException e) {
-          throw new IllegalStateException("cannot read the privileges of role " + r + " in " + s.id() + ": " + e.getMessage(), e);
-        }
-      }, config.getInt(ConfigKeys.ACCESS_REFRESH_MS));
-      sources.put(s.id(), new SourceConnections(s, catalog, catalogReads,
-          new ReadOnlyExecutor(reader, config.getInt(ConfigKeys.ANSWER_STATEMENT_TIMEOUT_MS), RowBudget.Limits.from(config)), views));
-    }
+    QuerySources sources = new QuerySources(config,
+        config.get(ConfigKeys.SOURCES).isBlank() ? Optional.of(admin) : Optional.empty());
+    sources.apply(sourcesOf(config, dbUrl));
+    pools.add(sources);
 
     Langchain4jEmbedder embedder = Langchain4jEmbedder.create(config.get(ConfigKeys.EMBEDDING_MODEL),
         config.get(ConfigKeys.EMBEDDING_BASE_URL), config.get(ConfigKeys.EMBEDDING_API_KEY), config.getInt(ConfigKeys.EMBEDDING_BATCH));
@@ -87,18 +68,11 @@ public final class QueryServices {
     PooledConnections storeReads = PooledConnections.of(dbUrl, config.get(ConfigKeys.DB_USER), config.get(ConfigKeys.DB_PASSWORD), 2,
         "query-store");
     pools.add(storeReads);
-    Function<String, SourceConnections> sourceOf = id -> {
-      SourceConnections c = sources.get(id);
-      if (c == null) {
-        throw new UnknownDatabaseException("unknown database '" + id + "': this query service answers for "
-            + String.join(", ", sources.keySet().stream().map(k -> "'" + k + "'").toList()));
-      }
-      return c;
-    };
+    Function<String, QuerySources.Source> sourceOf = sources::get;
     SchemaIndexCache indexes = new SchemaIndexCache(id -> {
-      SourceConnections c = sourceOf.apply(id);
+      QuerySources.Source c = sourceOf.apply(id);
       try {
-        SchemaModel model = new PgCatalogReader(c.catalog()).read(id, c.source().schemas());
+        SchemaModel model = new PgCatalogReader(c.catalog()).read(id, c.database().schemas());
         List<Chunk> stored = source == IndexSource.CATALOG ? List.of() : store.load(id);
         if (source == IndexSource.STORE || !stored.isEmpty()) {
           // The live indexer keeps the store in step with the catalog and the docs.
@@ -112,8 +86,8 @@ public final class QueryServices {
         throw new IllegalStateException("cannot load the index of database " + id + ": " + e.getMessage(), e);
       }
     }, (id, tables) -> {
-      SourceConnections c = sourceOf.apply(id);
-      return changedTables(c.catalogReads(), storeReads, id, c.source().schemas(), tables);
+      QuerySources.Source c = sourceOf.apply(id);
+      return changedTables(c.catalogReads(), storeReads, id, c.database().schemas(), tables);
     });
     PooledConnections ledgerDb = PooledConnections.of(dbUrl, config.get(ConfigKeys.DB_USER), config.get(ConfigKeys.DB_PASSWORD),
         poolSize, "query-ledger");
@@ -127,13 +101,12 @@ public final class QueryServices {
     kafka.put("bootstrap.servers", bootstrapServers);
     Optional<IndexChangeFollower> follower = source == IndexSource.CATALOG ? Optional.empty()
         : Optional.of(new IndexChangeFollower(topics.indexEvents(), topics.ddl(), kafka, indexes,
-            db -> Optional.ofNullable(sources.get(db)).ifPresent(c -> c.views().invalidate())));
-    return new QueryService(topics, handler, new AnswerLedger(ledgerDb), kafka, config.get(ConfigKeys.QUERY_GROUP), follower, pools);
+            db -> sources.find(db).ifPresent(c -> c.views().invalidate())));
+    QueryService service = new QueryService(topics, handler, new AnswerLedger(ledgerDb), kafka, config.get(ConfigKeys.QUERY_GROUP), follower,
+        pools);
+    service.sourcesFrom(wanted -> sources.apply(wanted).forEach(indexes::invalidate));
+    return service;
   }
-
-  /** One source database as the query service reaches it. */
-  private record SourceConnections(SourceDatabase source, ConnectionSource catalog, PooledConnections catalogReads,
-                                   ReadOnlyExecutor executor, AccessViews views) {}
 
   /**
    * The configured sources; without {@code sources} the one source is {@code dbUrl}, which the
@@ -147,28 +120,6 @@ public final class QueryServices {
     SourceDatabase one = sources.get(0);
     return List.of(new SourceDatabase(one.id(), dbUrl, one.user(), one.password(), one.schemas(), one.docsRoot(), one.slot(),
         one.publication()));
-  }
-
-  /**
-   * The read-only role in one source: created or granted when the service's user may, then checked,
-   * with the roles of the access policy.
-   */
-  private static void ensureReader(ConnectionSource catalog, SourceDatabase source, String role, String password, AccessPolicy policy)
-      throws SQLException {
-    try {
-      // Idempotent: also grants on schemas added to catalog.schemas since the role was created.
-      ReadOnlyRole.ensure(catalog, role, password, source.schemas());
-    } catch (SQLException e) {
-      // Without the right to create roles or grant, an existing role may still be fit: checked below.
-      org.slf4j.LoggerFactory.getLogger(QueryServices.class).warn("could not create or update the read-only role {} in {}: {}", role,
-          source.id(), e.getMessage());
-    }
-    List<String> problems = ReadOnlyRole.problems(catalog, role, source.schemas());
-    if (!problems.isEmpty()) {
-      throw new IllegalArgumentException("the read-only role is unfit in database '" + source.id() + "': " + String.join("; ", problems)
-          + " (create it as the README describes, or let the service's user create roles and grant on the schemas)");
-    }
-    checkPolicyRoles(catalog, role, policy);
   }
 
   /**

@@ -7,6 +7,8 @@ import dev.schemarag.contracts.SerdeSettings;
 import dev.schemarag.contracts.TopicCatalog;
 import dev.schemarag.contracts.TopicSettings;
 import dev.schemarag.core.config.SchemaragConfig;
+import dev.schemarag.core.config.SourceDatabase;
+import dev.schemarag.core.config.SourceDatabases;
 import dev.schemarag.core.store.ConnectionSource;
 import dev.schemarag.events.nlq.QueryFailed;
 import dev.schemarag.events.nlq.QuestionOptions;
@@ -37,6 +39,8 @@ class MultiSourceQueryIT {
   private static final String RUN = UUID.randomUUID().toString().replace("-", "").substring(0, 8);
   private static final String ERP = "erp_" + RUN;
   private static final String CRM = "crm_" + RUN;
+  private static final String HR = "hr_" + RUN;
+  private static String url;
   private static final String READER = "schemarag_reader_ms" + RUN;
   private static ConnectionSource store;
   private static ScriptedLlmServer llm;
@@ -45,9 +49,13 @@ class MultiSourceQueryIT {
 
   @BeforeAll
   static void start() throws Exception {
-    String url = TestInfra.postgresUrl();
+    url = TestInfra.postgresUrl();
     store = ConnectionSource.of(url, null, null);
-    sql(store, "CREATE DATABASE " + ERP, "CREATE DATABASE " + CRM);
+    sql(store, "CREATE DATABASE " + ERP, "CREATE DATABASE " + CRM, "CREATE DATABASE " + HR);
+    sql(ConnectionSource.of(inDatabase(url, HR), null, null),
+        "CREATE TABLE public.contacts (id int PRIMARY KEY, name text)",
+        "COMMENT ON TABLE public.contacts IS 'People we deal with'",
+        "INSERT INTO public.contacts VALUES (1, 'a')");
     sql(ConnectionSource.of(inDatabase(url, ERP), null, null),
         "CREATE TABLE public.contacts (id int PRIMARY KEY, name text)",
         "COMMENT ON TABLE public.contacts IS 'People we deal with'",
@@ -83,6 +91,7 @@ class MultiSourceQueryIT {
     }
     llm.close();
     sql(store, "DROP DATABASE IF EXISTS " + ERP + " WITH (FORCE)", "DROP DATABASE IF EXISTS " + CRM + " WITH (FORCE)",
+        "DROP DATABASE IF EXISTS " + HR + " WITH (FORCE)",
         "DROP OWNED BY " + READER, "DROP ROLE IF EXISTS " + READER);
   }
 
@@ -122,5 +131,26 @@ class MultiSourceQueryIT {
     QueryFailed f = bus.ask(question("hr", "How many contacts are there?")).failure();
     assertThat(f.getErrorClass()).isEqualTo("unknown_database");
     assertThat(f.getMessage()).contains("unknown database 'hr'").contains("'" + ERP + "'").contains("'" + CRM + "'");
+  }
+
+  private static List<SourceDatabase> sources(String... ids) {
+    Map<String, String> m = new java.util.HashMap<>(Map.of("sources", String.join(",", ids)));
+    for (String id : ids) {
+      m.put("sources." + id + ".db.url", inDatabase(url, id));
+    }
+    return SourceDatabases.of(SchemaragConfig.defaults().with(m));
+  }
+
+  @Test
+  void aSourceAddedAtRuntimeIsAnsweredAndOneRemovedIsUnknownAgain() throws Exception {
+    assertThat(bus.ask(question(HR, "How many contacts are there?")).failure().getErrorClass()).isEqualTo("unknown_database");
+    service.applySources(sources(ERP, CRM, HR));
+    try {
+      assertThat(bus.ask(question(HR, "How many contacts are there?")).answer().getRowsPreview()).containsExactly(List.of("1"));
+    } finally {
+      service.applySources(sources(ERP, CRM));
+    }
+    assertThat(bus.ask(question(HR, "How many contacts are there?")).failure().getErrorClass()).isEqualTo("unknown_database");
+    assertThat(bus.ask(question(ERP, "How many contacts are there?")).answer().getRowsPreview()).containsExactly(List.of("2"));
   }
 }

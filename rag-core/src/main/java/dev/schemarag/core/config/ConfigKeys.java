@@ -157,6 +157,9 @@ public final class ConfigKeys {
       "comma-separated ids of the source databases, each also its database id (lower-case letters, digits, _);"
           + " empty = the one source of db.url and database.id");
 
+  public static final ConfigKey SOURCES_RELOAD_MS = new ConfigKey("sources.reload.ms", "5000",
+      "how often the ingest and query services re-read the configuration for added and removed sources; 0 = never (a restart applies them)");
+
   /** What every per-source key starts with: {@code sources.<id>.<key>}. */
   public static final String SOURCE_PREFIX = "sources.";
 
@@ -210,7 +213,7 @@ public final class ConfigKeys {
       READER_ROLE, READER_PASSWORD, ACCESS_PRINCIPALS, ACCESS_GROUPS, ACCESS_DEFAULT_PRINCIPAL, ACCESS_REFRESH_MS,
       GATEWAY_HOST, GATEWAY_PORT, GATEWAY_TOKENS, GATEWAY_TIMEOUT_MS, GATEWAY_MAX_BODY, GATEWAY_RATE,
       GATEWAY_ORIGINS, GATEWAY_RECENT,
-      SOURCES);
+      SOURCES, SOURCES_RELOAD_MS);
 
   static final Map<String, ConfigKey> BY_NAME;
   static final Map<String, ConfigKey> BY_ENV_NAME;

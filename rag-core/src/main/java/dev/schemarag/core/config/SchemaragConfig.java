@@ -161,7 +161,7 @@ public final class SchemaragConfig {
   }
 
   private static void put(Map<String, String> values, Map<String, String> sources, String name, String value, String source) {
-    if (name.startsWith(ConfigKeys.SOURCE_PREFIX)) {
+    if (name.startsWith(ConfigKeys.SOURCE_PREFIX) && !ConfigKeys.BY_NAME.containsKey(name)) {
       SourceDatabases.checkKey(name, source);
     } else if (!ConfigKeys.BY_NAME.containsKey(name)) {
       if (ConfigKeys.PASS_THROUGH_PREFIXES.stream().noneMatch(name::startsWith)) {
@@ -240,7 +240,7 @@ public final class SchemaragConfig {
   public Map<String, String> sourceKeys() {
     Map<String, String> out = new TreeMap<>();
     values.forEach((k, v) -> {
-      if (k.startsWith(ConfigKeys.SOURCE_PREFIX)) {
+      if (k.startsWith(ConfigKeys.SOURCE_PREFIX) && !ConfigKeys.BY_NAME.containsKey(k)) {
         out.put(k, v);
       }
     });
