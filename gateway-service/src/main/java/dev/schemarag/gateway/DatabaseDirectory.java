@@ -2,6 +2,7 @@ package dev.schemarag.gateway;
 
 import dev.schemarag.core.access.AccessPolicy;
 import dev.schemarag.core.config.SchemaragConfig;
+import dev.schemarag.core.config.SourceDatabase;
 import dev.schemarag.core.config.SourceDatabases;
 import dev.schemarag.core.schema.Column;
 import dev.schemarag.core.schema.ForeignKey;
@@ -33,7 +34,8 @@ public final class DatabaseDirectory {
     }
   }
 
-  private final List<Source> sources;
+  /** Replaced as a whole when sources are added or removed at runtime. */
+  private volatile List<Source> sources;
   private final AccessPolicy policy;
 
   /** @param policy the query service's access policy: a principal is shown only what its role may read */
@@ -52,13 +54,29 @@ public final class DatabaseDirectory {
 
   /** The sources of the configuration ({@code sources}, else {@code database.id} at {@code db.url}). */
   public static DatabaseDirectory of(SchemaragConfig config) {
-    List<Source> sources = SourceDatabases.of(config).stream().map(s -> new Source(s.id(), s.schemas(),
+    return new DatabaseDirectory(sourcesOf(SourceDatabases.of(config)), AccessPolicy.from(config));
+  }
+
+  private static List<Source> sourcesOf(List<SourceDatabase> databases) {
+    return databases.stream().map(s -> new Source(s.id(), s.schemas(),
         Optional.of(s.url()).filter(u -> !u.isBlank()).map(u -> ConnectionSource.of(u, s.user(), s.password())))).toList();
-    return new DatabaseDirectory(sources, AccessPolicy.from(config));
+  }
+
+  /** From now on these are the databases: a source added or removed at runtime (the configuration re-read). */
+  public void apply(List<SourceDatabase> databases) {
+    if (databases.isEmpty()) {
+      throw new IllegalArgumentException("a database directory needs at least one database");
+    }
+    sources = sourcesOf(databases);
   }
 
   public String defaultId() {
     return sources.get(0).id();
+  }
+
+  /** The ids of the databases, the default first. */
+  public List<String> ids() {
+    return sources.stream().map(Source::id).toList();
   }
 
   /** The database a request names, or the default; an unknown one is a 404 problem naming the known ones. */
@@ -67,7 +85,8 @@ public final class DatabaseDirectory {
   }
 
   private Source source(Optional<String> requested) {
-    String id = requested.orElse(defaultId());
+    List<Source> sources = this.sources;
+    String id = requested.orElse(sources.get(0).id());
     return sources.stream().filter(s -> s.id().equals(id)).findFirst().orElseThrow(() -> Problem.of(404, "unknown_database",
         "Unknown database", "unknown database '" + id + "': this gateway answers for " + String.join(", ",
             sources.stream().map(s -> "'" + s.id() + "'").toList()) + " (GET /api/v1/databases lists them)")

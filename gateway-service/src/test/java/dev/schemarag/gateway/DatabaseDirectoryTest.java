@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.schemarag.core.access.AccessPolicy;
 import dev.schemarag.core.config.SchemaragConfig;
+import dev.schemarag.core.config.SourceDatabases;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -43,5 +44,17 @@ class DatabaseDirectoryTest {
   void withoutSourcesTheOneDatabaseIsDatabaseId() {
     DatabaseDirectory one = DatabaseDirectory.of(SchemaragConfig.defaults().with(Map.of("database.id", "shop")));
     assertThat(one.list(null)).extracting(d -> d.get("database_id")).containsExactly("shop");
+  }
+
+  @Test
+  void sourcesAppliedAtRuntimeReplaceTheDatabases() {
+    DatabaseDirectory d = DatabaseDirectory.of(SchemaragConfig.defaults().with(Map.of("sources", "erp", "sources.erp.db.url",
+        "jdbc:postgresql://h/erp")));
+    d.apply(SourceDatabases.of(SchemaragConfig.defaults().with(Map.of("sources", "erp,hr", "sources.erp.db.url", "jdbc:postgresql://h/erp",
+        "sources.hr.db.url", "jdbc:postgresql://h/hr"))));
+    assertThat(d.resolve(Optional.of("hr"))).isEqualTo("hr");
+    d.apply(SourceDatabases.of(SchemaragConfig.defaults().with(Map.of("sources", "hr", "sources.hr.db.url", "jdbc:postgresql://h/hr"))));
+    assertThat(d.ids()).containsExactly("hr");
+    assertThatThrownBy(() -> d.resolve(Optional.of("erp"))).isInstanceOf(Problem.Raised.class).hasMessageContaining("unknown database 'erp'");
   }
 }

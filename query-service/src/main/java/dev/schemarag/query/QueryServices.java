@@ -101,7 +101,7 @@ public final class QueryServices {
     kafka.put("bootstrap.servers", bootstrapServers);
     Optional<IndexChangeFollower> follower = source == IndexSource.CATALOG ? Optional.empty()
         : Optional.of(new IndexChangeFollower(topics.indexEvents(), topics.ddl(), kafka, indexes,
-            db -> sources.find(db).ifPresent(c -> c.views().invalidate())));
+            db -> sources.affectedBy(db).forEach(c -> c.views().invalidate())));
     QueryService service = new QueryService(topics, handler, new AnswerLedger(ledgerDb), kafka, config.get(ConfigKeys.QUERY_GROUP), follower,
         pools);
     service.sourcesFrom(wanted -> sources.apply(wanted).forEach(indexes::invalidate));

@@ -54,8 +54,9 @@ final class QuerySources implements AutoCloseable {
     return s;
   }
 
-  Optional<Source> find(String id) {
-    return Optional.ofNullable(sources.get(id));
+  /** The source of a captured DDL event's database; every source when the event could not be read (null). */
+  List<Source> affectedBy(String databaseId) {
+    return databaseId == null ? List.copyOf(sources.values()) : Optional.ofNullable(sources.get(databaseId)).stream().toList();
   }
 
   /**

@@ -158,7 +158,7 @@ public final class ConfigKeys {
           + " empty = the one source of db.url and database.id");
 
   public static final ConfigKey SOURCES_RELOAD_MS = new ConfigKey("sources.reload.ms", "5000",
-      "how often the ingest and query services re-read the configuration for added and removed sources; 0 = never (a restart applies them)");
+      "how often the ingest, query and gateway services re-read the configuration for added and removed sources; 0 = never (a restart applies them)");
 
   /** What every per-source key starts with: {@code sources.<id>.<key>}. */
   public static final String SOURCE_PREFIX = "sources.";
