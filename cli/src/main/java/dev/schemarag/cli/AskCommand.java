@@ -1,6 +1,7 @@
 package dev.schemarag.cli;
 
 import dev.schemarag.core.config.ConfigKeys;
+import dev.schemarag.core.config.SourceDatabases;
 import dev.schemarag.core.config.SchemaragConfig;
 import dev.schemarag.events.nlq.QuestionOptions;
 import dev.schemarag.events.nlq.QuestionRequested;
@@ -28,7 +29,7 @@ final class AskCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "QUESTION", description = "the question, in quotes")
   String question;
 
-  @Option(names = "--db", description = "database id (default: the running demo's or up stack's, else database.id)")
+  @Option(names = "--db", description = "database id (default: the running demo's or up stack's, else the first of sources, else database.id)")
   String databaseId;
 
   @Option(names = "--json", description = "print the answer or failure event as JSON")
@@ -71,7 +72,7 @@ final class AskCommand implements Callable<Integer> {
         .orElseThrow(() -> new IllegalArgumentException("no broker to ask through: start ./schemarag demo or ./schemarag up, or set kafka.bootstrap.servers"
             + " (SCHEMARAG_KAFKA_BOOTSTRAP_SERVERS) to the broker of a running query service"));
     String db = Optional.ofNullable(databaseId).or(() -> demo.map(p -> p.getProperty("database.id")))
-        .orElse(config.get(ConfigKeys.DATABASE_ID));
+        .orElse(SourceDatabases.of(config).get(0).id());
     if (config.optional(ConfigKeys.KAFKA_BOOTSTRAP).isEmpty() && demo.isPresent()) {
       awaitDemoQueryService(config);
     }

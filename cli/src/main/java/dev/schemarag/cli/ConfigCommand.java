@@ -23,6 +23,11 @@ final class ConfigCommand implements Callable<Integer> {
     System.out.println("Keys under " + ConfigKeys.PASS_THROUGH_PREFIXES + " go, prefix stripped, to Kafka clients, Kafka Streams and Debezium.");
     config.passThrough().forEach((name, value) -> System.out.printf("%-32s = %-24s (%s)%n", name,
         secret(name) ? mask(value) : value, config.sourceOf(name)));
+    if (!config.sourceKeys().isEmpty()) {
+      System.out.println("Per-source keys (" + ConfigKeys.SOURCE_PREFIX + "<id>.<key>, <key> one of " + ConfigKeys.SOURCE_KEYS.keySet() + "):");
+      config.sourceKeys().forEach((name, value) -> System.out.printf("%-32s = %-24s (%s)%n", name,
+          secret(name) ? mask(value) : value, config.sourceOf(name)));
+    }
     return 0;
   }
 

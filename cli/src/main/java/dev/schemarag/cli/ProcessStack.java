@@ -3,6 +3,8 @@ package dev.schemarag.cli;
 import dev.schemarag.core.config.ConfigKey;
 import dev.schemarag.core.config.ConfigKeys;
 import dev.schemarag.core.config.SchemaragConfig;
+import dev.schemarag.core.config.SourceDatabase;
+import dev.schemarag.core.config.SourceDatabases;
 import dev.schemarag.core.docs.MarkdownDocParser;
 import dev.schemarag.core.source.PgCatalogReader;
 import dev.schemarag.core.store.ConnectionSource;
@@ -260,6 +262,7 @@ final class ProcessStack {
       }
     }
     serviceConfig.putAll(base.passThrough());
+    serviceConfig.putAll(base.sourceKeys());
     serviceConfig.put(ConfigKeys.INDEXER_STATE_DIR.name(), dir.resolve("streams").toString());
     if (sample) {
       serviceConfig.putAll(Map.of(ConfigKeys.DATABASE_ID.name(), SampleDatabase.DATABASE_ID, ConfigKeys.CATALOG_SCHEMAS.name(),
@@ -312,7 +315,8 @@ final class ProcessStack {
       out.println("Kafka (KRaft)          " + bootstrap + pid(KAFKA).stream().mapToObj(x -> "   (pid " + x + ")").findFirst().orElse("   (yours)"));
       p.setProperty("db.url", dbUrl);
       p.setProperty("bootstrap.servers", bootstrap);
-      p.setProperty("database.id", config.get(ConfigKeys.DATABASE_ID));
+      // With sources, the first one: what ask asks when it names no database.
+      p.setProperty("database.id", SourceDatabases.of(config).get(0).id());
       p.setProperty("catalog.schemas", config.get(ConfigKeys.CATALOG_SCHEMAS));
       writeState(p);
       List<String> created = TopicAdmin.createMissing(bootstrap, ServiceSettings.topics(config).all());
@@ -460,12 +464,21 @@ final class ProcessStack {
     SchemaragConfig config = base.with(Map.of("database.id", p.getProperty("database.id"), "catalog.schemas", p.getProperty("catalog.schemas")));
     ConnectionSource db = db(config, p.getProperty("db.url"));
     String databaseId = p.getProperty("database.id");
-    int tables = new PgCatalogReader(db).read(databaseId, ServiceSettings.schemas(config)).size();
+    // Every source's tables, read from its own catalog; the chunks are all in the index at db.url.
+    Map<String, Integer> expected = new java.util.LinkedHashMap<>();
+    if (config.get(ConfigKeys.SOURCES).isBlank()) {
+      expected.put(databaseId, new PgCatalogReader(db).read(databaseId, ServiceSettings.schemas(config)).size());
+    } else {
+      for (SourceDatabase s : SourceDatabases.of(config)) {
+        expected.put(s.id(), new PgCatalogReader(ConnectionSource.of(s.url(), s.user(), s.password())).read(s.id(), s.schemas()).size());
+      }
+    }
+    int tables = expected.values().stream().mapToInt(Integer::intValue).sum();
     long deadline = System.nanoTime() + timeout.toNanos();
     long t0 = System.nanoTime();
     try (me.tongfei.progressbar.ProgressBar bar = new me.tongfei.progressbar.ProgressBarBuilder().setTaskName("index")
         .setInitialMax(tables).setUnit(" tables", 1).build()) {
-      long indexed = indexedTables(db, databaseId);
+      long indexed = indexedTables(db, expected.keySet());
       while (indexed < tables) {
         if (System.nanoTime() > deadline) {
           throw new TimeoutException("only " + indexed + " of " + tables + " tables were indexed within " + timeout.toSeconds()
@@ -477,7 +490,7 @@ final class ProcessStack {
           }
         }
         Thread.sleep(250);
-        indexed = indexedTables(db, databaseId);
+        indexed = indexedTables(db, expected.keySet());
         bar.stepTo(Math.min(indexed, tables));
       }
       bar.stepTo(tables);
@@ -490,10 +503,10 @@ final class ProcessStack {
     out.printf("index: %d tables in %.1f s%n", tables, (System.nanoTime() - t0) / 1e9);
   }
 
-  private static long indexedTables(ConnectionSource db, String databaseId) {
+  private static long indexedTables(ConnectionSource db, java.util.Collection<String> databaseIds) {
     try (Connection c = db.open(); PreparedStatement ps = c.prepareStatement(
-        "SELECT count(DISTINCT table_name) FROM " + PgChunkStore.SCHEMA + ".chunks WHERE database_id = ?")) {
-      ps.setString(1, databaseId);
+        "SELECT count(DISTINCT (database_id, table_name)) FROM " + PgChunkStore.SCHEMA + ".chunks WHERE database_id = ANY (?)")) {
+      ps.setArray(1, c.createArrayOf("text", databaseIds.toArray()));
       try (ResultSet rs = ps.executeQuery()) {
         rs.next();
         return rs.getLong(1);

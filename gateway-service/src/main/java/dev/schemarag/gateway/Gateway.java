@@ -1,9 +1,7 @@
 package dev.schemarag.gateway;
 
 import dev.schemarag.contracts.TopicCatalog;
-import dev.schemarag.core.config.ConfigKeys;
 import dev.schemarag.core.config.SchemaragConfig;
-import dev.schemarag.core.store.ConnectionSource;
 import dev.schemarag.service.ServiceSettings;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.server.McpServer;
@@ -22,7 +20,6 @@ import java.time.Duration;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Optional;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
@@ -59,10 +56,7 @@ public final class Gateway implements AutoCloseable {
       bus.close();
       throw e;
     }
-    Optional<ConnectionSource> catalog = config.optional(ConfigKeys.DB_URL)
-        .map(url -> ConnectionSource.of(url, config.get(ConfigKeys.DB_USER), config.get(ConfigKeys.DB_PASSWORD)));
-    return new GatewayCore(settings, bus, new DatabaseDirectory(config.get(ConfigKeys.DATABASE_ID), ServiceSettings.schemas(config), catalog,
-        dev.schemarag.core.access.AccessPolicy.from(config)));
+    return new GatewayCore(settings, bus, DatabaseDirectory.of(config));
   }
 
   /** Starts Jetty on the configured host and port. The gateway owns the core's bus from here on. */

@@ -1,8 +1,12 @@
 package dev.schemarag.gateway;
 
+import dev.schemarag.core.config.ConfigKeys;
 import dev.schemarag.core.config.SchemaragConfig;
+import dev.schemarag.core.config.SourceDatabases;
 import dev.schemarag.service.ServiceSettings;
+import dev.schemarag.service.SourcesWatcher;
 import java.io.PrintStream;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
@@ -27,6 +31,9 @@ public final class GatewayMain {
     SchemaragConfig config = SchemaragConfig.fromEnvironment(Map.of());
     String bootstrap = ServiceSettings.requiredBootstrap(config);
     GatewayCore core = Gateway.core(config, bootstrap, ServiceSettings.topics(config), GatewaySettings.from(config));
+    // Sources added to or removed from the configuration are listed and accepted, or no longer, without a restart.
+    new SourcesWatcher(() -> SchemaragConfig.fromEnvironment(Map.of()), SourceDatabases::of, SourceDatabases.of(config),
+        core.databases()::apply).start(Duration.ofMillis(config.getInt(ConfigKeys.SOURCES_RELOAD_MS)));
     CountDownLatch done = new CountDownLatch(1);
     if (stdio) {
       var server = Gateway.stdio(core, System.in, protocol, "mcp-stdio:" + System.getProperty("user.name", "unknown"));

@@ -157,6 +157,21 @@ public final class AuditInstaller {
     }
   }
 
+  /** Forgets the first start's snapshot, so the next start publishes every table again (a source removed, then added back). */
+  public void forgetInitialSnapshot(String databaseId) throws SQLException {
+    try (Connection c = db.open(); PreparedStatement ps = c.prepareStatement("DELETE FROM " + SCHEMA + ".ingest_state WHERE database_id = ?")) {
+      ps.setString(1, databaseId);
+      ps.executeUpdate();
+    }
+  }
+
+  /** Whether the replication slot exists and a client streams from it. */
+  public boolean slotActive(String slot) throws SQLException {
+    try (Connection c = db.open()) {
+      return exists(c, "SELECT 1 FROM pg_replication_slots WHERE slot_name = ? AND active", slot);
+    }
+  }
+
   /** Drops the replication slot (an inactive slot keeps WAL forever). */
   public void dropSlot(String slot) throws SQLException {
     try (Connection c = db.open(); PreparedStatement ps = c.prepareStatement(

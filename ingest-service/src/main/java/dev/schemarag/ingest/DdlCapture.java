@@ -155,7 +155,8 @@ final class DdlCapture implements AutoCloseable {
       if (engine != null) {
         engine.close();
       }
-    } catch (IOException e) {
+    } catch (IOException | IllegalStateException e) {
+      // IllegalStateException: the engine stopped by itself (it failed to start), nothing to close.
       LOG.warn("closing Debezium: {}", e.getMessage());
     }
     executor.shutdown();

@@ -3,6 +3,7 @@ package dev.schemarag.ingest;
 import dev.schemarag.contracts.TopicCatalog;
 import dev.schemarag.core.config.ConfigKeys;
 import dev.schemarag.core.config.SchemaragConfig;
+import dev.schemarag.core.config.SourceDatabase;
 import dev.schemarag.core.schema.ForeignKey;
 import dev.schemarag.core.schema.SchemaModel;
 import dev.schemarag.core.source.PgCatalogReader;
@@ -36,6 +37,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.connect.json.JsonConverter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -62,6 +64,13 @@ public final class IngestService implements AutoCloseable {
           Path.of(config.get(ConfigKeys.DOCS_ROOT)).resolve(db).resolve("docs"),
           Duration.ofMillis(config.getInt(ConfigKeys.DOCS_DEBOUNCE_MS)), config.withPrefix("debezium."),
           ServiceSettings.kafka(config, bootstrapServers));
+    }
+
+    /** One source of {@code sources}: its own id, URL, schemas, slot, publication and docs; the rest as configured. */
+    public static Settings of(SourceDatabase source, SchemaragConfig config, String bootstrapServers) {
+      return new Settings(source.id(), source.schemas(), source.url(), source.user(), source.password(), source.slot(),
+          source.publication(), source.docsDir(), Duration.ofMillis(config.getInt(ConfigKeys.DOCS_DEBOUNCE_MS)),
+          config.withPrefix("debezium."), ServiceSettings.kafka(config, bootstrapServers));
     }
   }
 
@@ -124,7 +133,7 @@ public final class IngestService implements AutoCloseable {
     offsets.put("offset.storage.partitions", 1);
     offsets.put("offset.storage.replication.factor", topics.settings().replicationFactor());
     offsets.put("bootstrap.servers", settings.kafka().get("bootstrap.servers"));
-    Properties props = DdlCapture.engineProperties("schemarag-ingest-" + settings.databaseId(), url,
+    Properties props = DdlCapture.engineProperties(engineName(), url,
         url.parameterOr("user", settings.user()), url.parameterOr("password", settings.password()),
         settings.slot(), settings.publication(), offsets, settings.debeziumKeys());
     capture = new DdlCapture(props, this::handle);
@@ -243,6 +252,68 @@ public final class IngestService implements AutoCloseable {
     } catch (Exception e) {
       throw new IllegalStateException("could not publish doc " + change.path() + ": " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * The source is no longer monitored: capture and the doc watcher stop, every table of it is
+   * published as a tombstone (so the indexer removes its chunks and the query side its entries,
+   * as after a DROP TABLE), the first-snapshot mark is forgotten (adding the source back
+   * snapshots it again) and its replication slot is dropped, since a slot nobody reads keeps WAL
+   * in the source forever. The audit table and event trigger stay in the source database.
+   */
+  public void retire() throws Exception {
+    if (watcher != null) {
+      watcher.close();
+      watcher = null;
+    }
+    if (capture != null) {
+      capture.close();
+      capture = null;
+    }
+    Set<String> tables = new LinkedHashSet<>(lastTargets.keySet());
+    reader.read(settings.databaseId(), settings.schemas()).tables().forEach(t -> tables.add(t.name()));
+    List<CatalogPublisher.TableUpdate> tombstones = new ArrayList<>();
+    for (String name : tables) {
+      tombstones.add(new CatalogPublisher.TableUpdate(CatalogSnapshots.key(settings.databaseId(), QualifiedName.ofModelName(name)),
+          Optional.empty()));
+    }
+    for (int i = 0; i < tombstones.size(); i += 200) {
+      publisher.publish(Optional.empty(), tombstones.subList(i, Math.min(tombstones.size(), i + 200)));
+    }
+    published.addAndGet(tombstones.size());
+    installer.forgetInitialSnapshot(settings.databaseId());
+    forgetOffsets();
+    // The engine lets go of the slot shortly after it stopped.
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (installer.slotActive(settings.slot()) && System.nanoTime() < deadline) {
+      Thread.sleep(100);
+    }
+    installer.dropSlot(settings.slot());
+    LOG.info("source '{}' removed: {} tables tombstoned, slot {} dropped", settings.databaseId(), tombstones.size(), settings.slot());
+    close();
+  }
+
+  /** The Debezium engine's name: its offsets' key in the shared offsets topic, and its topic prefix. */
+  private String engineName() {
+    return "schemarag-ingest-" + settings.databaseId();
+  }
+
+  /**
+   * Deletes the engine's offsets (a tombstone for their key, as Kafka Connect writes it): they
+   * point into the slot dropped with the source, so an engine started later for the same id
+   * would refuse to start from a position the server no longer has.
+   */
+  private void forgetOffsets() throws Exception {
+    try (JsonConverter keys = new JsonConverter()) {
+      keys.configure(Map.of("schemas.enable", false), true);
+      byte[] key = keys.fromConnectData(engineName(), null, List.of(engineName(), Map.of("server", engineName())));
+      docProducer.send(new ProducerRecord<>(topics.ingestOffsets(), key, null)).get(30, TimeUnit.SECONDS);
+    }
+  }
+
+  /** The settings this ingest runs with. */
+  public Settings settings() {
+    return settings;
   }
 
   /** Highest audit event id delivered so far. */

@@ -2,11 +2,17 @@ package dev.schemarag.ingest;
 
 import dev.schemarag.core.config.ConfigKeys;
 import dev.schemarag.core.config.SchemaragConfig;
+import dev.schemarag.core.config.SourceDatabase;
+import dev.schemarag.core.config.SourceDatabases;
 import dev.schemarag.core.store.ConnectionSource;
 import dev.schemarag.service.ServiceLogging;
 import dev.schemarag.service.ServiceSettings;
+import dev.schemarag.service.SourcesWatcher;
+import dev.schemarag.service.ops.Readiness;
 import dev.schemarag.service.ops.ServiceMetrics;
 import dev.schemarag.service.ops.ServiceOps;
+import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
@@ -23,11 +29,15 @@ public final class IngestServiceMain {
   public static void main(String[] args) throws Exception {
     ServiceLogging.configure();
     SchemaragConfig config = SchemaragConfig.fromEnvironment(Map.of());
-    String url = ServiceSettings.requiredDbUrl(config);
+    List<SourceDatabase> sources = SourceDatabases.of(config);
+    if (config.get(ConfigKeys.SOURCES).isBlank()) {
+      ServiceSettings.requiredDbUrl(config);
+    }
     String bootstrap = ServiceSettings.requiredBootstrap(config);
-    IngestService service = new IngestService(IngestService.Settings.from(config, url, bootstrap), ServiceSettings.topics(config));
-    ServiceOps ops = serveHealth(config, bootstrap, ConnectionSource.of(url, config.get(ConfigKeys.DB_USER),
-        config.get(ConfigKeys.DB_PASSWORD)), ServiceMetrics.create(NAME), service);
+    IngestSources service = new IngestSources(sources, config, bootstrap, ServiceSettings.topics(config));
+    SourceDatabase first = sources.get(0);
+    ServiceOps ops = serveHealth(config, bootstrap, ConnectionSource.of(first.url(), first.user(), first.password()),
+        ServiceMetrics.create(NAME), service::notReady);
     CountDownLatch done = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       service.close();
@@ -41,6 +51,10 @@ public final class IngestServiceMain {
       ops.close();
       throw e;
     }
+    // Sources added to or removed from the configuration are started or retired without a restart.
+    SourcesWatcher watcher = new SourcesWatcher(() -> SchemaragConfig.fromEnvironment(Map.of()), SourceDatabases::of, sources,
+        service::apply).start(Duration.ofMillis(config.getInt(ConfigKeys.SOURCES_RELOAD_MS)));
+    Runtime.getRuntime().addShutdownHook(new Thread(watcher::close, "sources-watcher-stop"));
     done.await();
   }
 
@@ -50,6 +64,12 @@ public final class IngestServiceMain {
    */
   public static ServiceOps serveHealth(SchemaragConfig config, String bootstrap, ConnectionSource db, ServiceMetrics metrics,
                                        IngestService service) {
-    return ServiceOps.start(NAME, config, ConfigKeys.INGEST_HTTP_PORT, bootstrap, db, metrics, Map.of("capture", service::notReady));
+    return serveHealth(config, bootstrap, db, metrics, service::notReady);
+  }
+
+  /** As above for every source: ready when each one's capture streams ({@link IngestSources#notReady}). */
+  public static ServiceOps serveHealth(SchemaragConfig config, String bootstrap, ConnectionSource db, ServiceMetrics metrics,
+                                       Readiness.Check capture) {
+    return ServiceOps.start(NAME, config, ConfigKeys.INGEST_HTTP_PORT, bootstrap, db, metrics, Map.of("capture", capture));
   }
 }

@@ -92,6 +92,30 @@ public final class QueryService implements AutoCloseable {
     this.follower = follower;
   }
 
+  /** Applies a re-read list of sources: what adding and removing a source at runtime takes. */
+  interface SourceUpdater {
+    void apply(List<dev.schemarag.core.config.SourceDatabase> sources) throws java.sql.SQLException;
+  }
+
+  private volatile SourceUpdater sourceUpdater = s -> {
+    throw new IllegalStateException("this query service cannot change its sources");
+  };
+
+  void sourcesFrom(SourceUpdater updater) {
+    this.sourceUpdater = updater;
+  }
+
+  /**
+   * Answers from now on for exactly these sources: a new one is connected, a removed one's
+   * connections are closed and its loaded index dropped (its chunks leave the store through the
+   * indexer, as the ingest tombstones its tables). Questions of other sources go on meanwhile.
+   *
+   * @throws java.sql.SQLException when a new source cannot be reached; the sources stay as they were
+   */
+  public void applySources(List<dev.schemarag.core.config.SourceDatabase> sources) throws java.sql.SQLException {
+    sourceUpdater.apply(sources);
+  }
+
   /** The loaded indexes (diagnostics and tests: full loads, table updates). */
   SchemaIndexCache indexes() {
     return handler.indexes();

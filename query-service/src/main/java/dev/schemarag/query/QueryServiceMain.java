@@ -6,8 +6,10 @@ import dev.schemarag.core.config.SchemaragConfig;
 import dev.schemarag.core.store.ConnectionSource;
 import dev.schemarag.service.ServiceLogging;
 import dev.schemarag.service.ServiceSettings;
+import dev.schemarag.service.SourcesWatcher;
 import dev.schemarag.service.ops.ServiceMetrics;
 import dev.schemarag.service.ops.ServiceOps;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
@@ -48,6 +50,11 @@ public final class QueryServiceMain {
       ops.close();
       throw e;
     }
+    // Sources added to or removed from the configuration are answered for, or no longer, without a restart.
+    SourcesWatcher watcher = new SourcesWatcher(() -> SchemaragConfig.fromEnvironment(Map.of()), c -> QueryServices.sourcesOf(c, url),
+        QueryServices.sourcesOf(config, url), service.get()::applySources)
+        .start(Duration.ofMillis(config.getInt(ConfigKeys.SOURCES_RELOAD_MS)));
+    Runtime.getRuntime().addShutdownHook(new Thread(watcher::close, "sources-watcher-stop"));
     done.await();
   }
 

@@ -8,6 +8,8 @@ import dev.schemarag.core.chunk.Chunk;
 import dev.schemarag.core.chunk.Chunker;
 import dev.schemarag.core.config.ConfigKeys;
 import dev.schemarag.core.config.SchemaragConfig;
+import dev.schemarag.core.config.SourceDatabase;
+import dev.schemarag.core.config.SourceDatabases;
 import dev.schemarag.core.embed.CachingEmbedder;
 import dev.schemarag.core.embed.Langchain4jEmbedder;
 import dev.schemarag.core.index.IndexSync;
@@ -27,41 +29,33 @@ import dev.schemarag.core.store.PgDenseSearch;
 import dev.schemarag.core.store.PgEmbeddingCache;
 import dev.schemarag.core.store.PgPrivileges;
 import java.sql.SQLException;
-import java.util.Arrays;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 /** Builds a {@link QueryService} from configuration: the one place that wires database, models and Kafka. */
 public final class QueryServices {
   private QueryServices() {}
 
   /**
-   * @param admin connections of a role that may read the catalog, write the index schema and create the reader role;
-   *     the answer ledger takes pooled connections to {@code dbUrl} as {@code db.user} instead
+   * @param admin connections of a role that may write the index schema (pgvector, the embedding
+   *     cache) at {@code dbUrl}; with a single source also its catalog and the reader role's database.
+   *     The answer ledger takes pooled connections to {@code dbUrl} as {@code db.user} instead
    * @param topics the topic catalog
    */
   public static QueryService create(SchemaragConfig config, ConnectionSource admin, String dbUrl, TopicCatalog topics,
                                     String bootstrapServers) throws SQLException {
-    String databaseId = config.get(ConfigKeys.DATABASE_ID);
-    List<String> schemas = Arrays.stream(config.get(ConfigKeys.CATALOG_SCHEMAS).split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
-    String role = config.get(ConfigKeys.READER_ROLE);
-    String password = config.get(ConfigKeys.READER_PASSWORD);
-    try {
-      // Idempotent: also grants on schemas added to catalog.schemas since the role was created.
-      ReadOnlyRole.ensure(admin, role, password, schemas);
-    } catch (SQLException e) {
-      // Without the right to create roles or grant, an existing role may still be fit: checked below.
-      org.slf4j.LoggerFactory.getLogger(QueryServices.class).warn("could not create or update the read-only role {}: {}", role, e.getMessage());
-    }
-    List<String> problems = ReadOnlyRole.problems(admin, role, schemas);
-    if (!problems.isEmpty()) {
-      throw new IllegalArgumentException("the read-only role is unfit: " + String.join("; ", problems)
-          + " (create it as the README describes, or let the service's user create roles and grant on the schemas)");
-    }
     AccessPolicy policy = AccessPolicy.from(config);
-    checkPolicyRoles(admin, role, policy);
+    int poolSize = Math.max(4, config.getInt(ConfigKeys.QUERY_WORKERS) + 1);
+    List<AutoCloseable> pools = new ArrayList<>();
+    // Each source database: its catalog, its reader role and its connections for execution.
+    QuerySources sources = new QuerySources(config,
+        config.get(ConfigKeys.SOURCES).isBlank() ? Optional.of(admin) : Optional.empty());
+    sources.apply(sourcesOf(config, dbUrl));
+    pools.add(sources);
 
     Langchain4jEmbedder embedder = Langchain4jEmbedder.create(config.get(ConfigKeys.EMBEDDING_MODEL),
         config.get(ConfigKeys.EMBEDDING_BASE_URL), config.get(ConfigKeys.EMBEDDING_API_KEY), config.getInt(ConfigKeys.EMBEDDING_BATCH));
@@ -71,53 +65,61 @@ public final class QueryServices {
     IndexSync sync = new IndexSync(store, new CachingEmbedder(embedder, new PgEmbeddingCache(admin)), config.getInt(ConfigKeys.EMBEDDING_BATCH));
 
     IndexSource source = IndexSource.parse(config.get(ConfigKeys.QUERY_INDEX_SOURCE));
-    // A changed table is read on connections kept open: a new PostgreSQL backend would cost more than the reads.
-    PooledConnections indexReads = PooledConnections.of(dbUrl, config.get(ConfigKeys.DB_USER), config.get(ConfigKeys.DB_PASSWORD), 2,
-        "query-index");
+    PooledConnections storeReads = PooledConnections.of(dbUrl, config.get(ConfigKeys.DB_USER), config.get(ConfigKeys.DB_PASSWORD), 2,
+        "query-store");
+    pools.add(storeReads);
+    Function<String, QuerySources.Source> sourceOf = sources::get;
     SchemaIndexCache indexes = new SchemaIndexCache(id -> {
-      if (!id.equals(databaseId)) {
-        throw new UnknownDatabaseException("unknown database '" + id + "': this query service answers for '" + databaseId + "' only");
-      }
+      QuerySources.Source c = sourceOf.apply(id);
       try {
-        SchemaModel model = new PgCatalogReader(admin).read(databaseId, schemas);
-        List<Chunk> stored = source == IndexSource.CATALOG ? List.of() : store.load(databaseId);
+        SchemaModel model = new PgCatalogReader(c.catalog()).read(id, c.database().schemas());
+        List<Chunk> stored = source == IndexSource.CATALOG ? List.of() : store.load(id);
         if (source == IndexSource.STORE || !stored.isEmpty()) {
           // The live indexer keeps the store in step with the catalog and the docs.
           return new SchemaIndex(model, stored, retrieval);
         }
         // No live indexer serves this database: index its catalog here, once.
         var chunks = Chunker.chunkAll(model, Map.of());
-        sync.sync(databaseId, Optional.empty(), chunks, System.currentTimeMillis(), n -> { });
+        sync.sync(id, Optional.empty(), chunks, System.currentTimeMillis(), n -> { });
         return new SchemaIndex(model, chunks, retrieval);
       } catch (SQLException e) {
-        throw new IllegalStateException("cannot load the index of database " + databaseId + ": " + e.getMessage(), e);
+        throw new IllegalStateException("cannot load the index of database " + id + ": " + e.getMessage(), e);
       }
-    }, (id, tables) -> changedTables(indexReads, id, schemas, tables));
-    // Pooled: a question costs three ledger statements and one read-only execution, and a new
-    // PostgreSQL backend for each costs about 5 ms.
-    int poolSize = Math.max(4, config.getInt(ConfigKeys.QUERY_WORKERS) + 1);
-    PooledConnections reader = PooledConnections.asRole(dbUrl, role, password, poolSize, "query-reader");
+    }, (id, tables) -> {
+      QuerySources.Source c = sourceOf.apply(id);
+      return changedTables(c.catalogReads(), storeReads, id, c.database().schemas(), tables);
+    });
     PooledConnections ledgerDb = PooledConnections.of(dbUrl, config.get(ConfigKeys.DB_USER), config.get(ConfigKeys.DB_PASSWORD),
         poolSize, "query-ledger");
+    pools.add(ledgerDb);
     // PgDenseSearch holds one connection and is not for concurrent use: one per worker thread and database.
     ThreadLocal<Map<String, DenseSearch>> dense = ThreadLocal.withInitial(HashMap::new);
-    AccessViews views = new AccessViews(r -> {
-      try {
-        return PgPrivileges.view(admin, r, schemas);
-      } catch (SQLException e) {
-        throw new IllegalStateException("cannot read the privileges of role " + r + ": " + e.getMessage(), e);
-      }
-    }, config.getInt(ConfigKeys.ACCESS_REFRESH_MS));
     QuestionHandler handler = new QuestionHandler(indexes, id -> dense.get().computeIfAbsent(id, x -> new PgDenseSearch(admin, x)), embedder,
-        retrieval, Langchain4jSqlGenerator.fromConfig(config),
-        new ReadOnlyExecutor(reader, config.getInt(ConfigKeys.ANSWER_STATEMENT_TIMEOUT_MS), RowBudget.Limits.from(config)), AnswerEngine.Settings.from(config),
-        config.getInt(ConfigKeys.QUESTION_MAX_CHARS), policy, views);
+        retrieval, Langchain4jSqlGenerator.fromConfig(config), id -> sourceOf.apply(id).executor(), AnswerEngine.Settings.from(config),
+        config.getInt(ConfigKeys.QUESTION_MAX_CHARS), policy, id -> sourceOf.apply(id).views());
     Map<String, Object> kafka = new HashMap<>(config.withPrefix("kafka."));
     kafka.put("bootstrap.servers", bootstrapServers);
     Optional<IndexChangeFollower> follower = source == IndexSource.CATALOG ? Optional.empty()
-        : Optional.of(new IndexChangeFollower(topics.indexEvents(), topics.ddl(), kafka, indexes, db -> views.invalidate()));
-    return new QueryService(topics, handler, new AnswerLedger(ledgerDb), kafka, config.get(ConfigKeys.QUERY_GROUP), follower,
-        List.of(reader, ledgerDb, indexReads));
+        : Optional.of(new IndexChangeFollower(topics.indexEvents(), topics.ddl(), kafka, indexes,
+            db -> sources.affectedBy(db).forEach(c -> c.views().invalidate())));
+    QueryService service = new QueryService(topics, handler, new AnswerLedger(ledgerDb), kafka, config.get(ConfigKeys.QUERY_GROUP), follower,
+        pools);
+    service.sourcesFrom(wanted -> sources.apply(wanted).forEach(indexes::invalidate));
+    return service;
+  }
+
+  /**
+   * The configured sources; without {@code sources} the one source is {@code dbUrl}, which the
+   * embedded default may have supplied after configuration was read.
+   */
+  static List<SourceDatabase> sourcesOf(SchemaragConfig config, String dbUrl) {
+    List<SourceDatabase> sources = SourceDatabases.of(config);
+    if (!config.get(ConfigKeys.SOURCES).isBlank()) {
+      return sources;
+    }
+    SourceDatabase one = sources.get(0);
+    return List.of(new SourceDatabase(one.id(), dbUrl, one.user(), one.password(), one.schemas(), one.docsRoot(), one.slot(),
+        one.publication()));
   }
 
   /** How long the two reads of an index update took: the catalog entries, then the stored chunks. */
@@ -130,18 +132,30 @@ public final class QueryServices {
    */
   public static List<SchemaIndex.TableChange> changedTables(ConnectionSource db, String databaseId, List<String> schemas,
                                                      java.util.Collection<String> tables) throws SQLException {
-    return changedTables(db, databaseId, schemas, tables, times -> { });
+    return changedTables(db, db, databaseId, schemas, tables, times -> { });
   }
 
   /** {@link #changedTables(ConnectionSource, String, List, java.util.Collection)}, handing how long each read took to {@code times}. */
   public static List<SchemaIndex.TableChange> changedTables(ConnectionSource db, String databaseId, List<String> schemas,
                                                      java.util.Collection<String> tables,
                                                      java.util.function.Consumer<TableReadTimes> times) throws SQLException {
+    return changedTables(db, db, databaseId, schemas, tables, times);
+  }
+
+  /** As above, with the catalog read from the source database and the chunks from the index store. */
+  public static List<SchemaIndex.TableChange> changedTables(ConnectionSource source, ConnectionSource store, String databaseId,
+                                                     List<String> schemas, java.util.Collection<String> tables) throws SQLException {
+    return changedTables(source, store, databaseId, schemas, tables, times -> { });
+  }
+
+  private static List<SchemaIndex.TableChange> changedTables(ConnectionSource source, ConnectionSource store, String databaseId,
+                                                      List<String> schemas, java.util.Collection<String> tables,
+                                                      java.util.function.Consumer<TableReadTimes> times) throws SQLException {
     long t0 = System.nanoTime();
-    SchemaModel around = new PgCatalogReader(db).readTables(databaseId, schemas, tables);
+    SchemaModel around = new PgCatalogReader(source).readTables(databaseId, schemas, tables);
     long t1 = System.nanoTime();
     Map<String, List<Chunk>> chunks = new HashMap<>();
-    for (Chunk c : new PgChunkStore(db).load(databaseId, tables)) {
+    for (Chunk c : new PgChunkStore(store).load(databaseId, tables)) {
       chunks.computeIfAbsent(c.table(), t -> new java.util.ArrayList<>()).add(c);
     }
     times.accept(new TableReadTimes(t1 - t0, System.nanoTime() - t1));

@@ -32,15 +32,19 @@ final class QuestionHandler {
   private final Embedder embedder;
   private final RetrievalSettings retrieval;
   private final Optional<SqlGenerator> generator;
-  private final ReadOnlyExecutor executor;
+  private final Function<String, ReadOnlyExecutor> executors;
   private final AnswerEngine.Settings answer;
   private final int maxQuestionChars;
   private final AccessPolicy policy;
-  private final AccessViews views;
+  private final Function<String, AccessViews> views;
 
+  /**
+   * @param executors the read-only executor of each database id (its own source's connections)
+   * @param views what each role may read, per database id
+   */
   QuestionHandler(SchemaIndexCache indexes, Function<String, DenseSearch> dense, Embedder embedder, RetrievalSettings retrieval,
-                  Optional<SqlGenerator> generator, ReadOnlyExecutor executor, AnswerEngine.Settings answer, int maxQuestionChars,
-                  AccessPolicy policy, AccessViews views) {
+                  Optional<SqlGenerator> generator, Function<String, ReadOnlyExecutor> executors, AnswerEngine.Settings answer,
+                  int maxQuestionChars, AccessPolicy policy, Function<String, AccessViews> views) {
     this.maxQuestionChars = maxQuestionChars;
     this.policy = policy;
     this.views = views;
@@ -49,7 +53,7 @@ final class QuestionHandler {
     this.embedder = embedder;
     this.retrieval = retrieval;
     this.generator = generator;
-    this.executor = executor;
+    this.executors = executors;
     this.answer = answer;
   }
 
@@ -90,13 +94,15 @@ final class QuestionHandler {
     }
     SchemaIndex index;
     SchemaContextPacket packet;
-    ReadOnlyExecutor executor = this.executor;
+    ReadOnlyExecutor executor;
     try {
+      // An unknown database fails here, before any connection is chosen.
       index = indexes.get(q.getDatabaseId());
+      executor = executors.apply(q.getDatabaseId());
       DenseSearch search = dense.apply(q.getDatabaseId());
       if (access instanceof AccessPolicy.AsRole a) {
         // Retrieval, the prompt, the guard and the database all see only what the role may read.
-        AccessViews.RoleIndex seen = views.of(index, a.role());
+        AccessViews.RoleIndex seen = views.apply(q.getDatabaseId()).of(index, a.role());
         if (seen.index() != index) {
           search = search.within(seen.view());
         }

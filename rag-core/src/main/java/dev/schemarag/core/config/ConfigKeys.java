@@ -152,6 +152,31 @@ public final class ConfigKeys {
   public static final ConfigKey GATEWAY_RECENT = new ConfigKey("gateway.recent.answers", "1000",
       "answers kept for GET /api/v1/questions/{id}");
 
+  // Several source databases (issue 13): the list, then the keys each source may set as sources.<id>.<key>.
+  public static final ConfigKey SOURCES = new ConfigKey("sources", "",
+      "comma-separated ids of the source databases, each also its database id (lower-case letters, digits, _);"
+          + " empty = the one source of db.url and database.id");
+
+  public static final ConfigKey SOURCES_RELOAD_MS = new ConfigKey("sources.reload.ms", "5000",
+      "how often the ingest, query and gateway services re-read the configuration for added and removed sources; 0 = never (a restart applies them)");
+
+  /** What every per-source key starts with: {@code sources.<id>.<key>}. */
+  public static final String SOURCE_PREFIX = "sources.";
+
+  /**
+   * The keys a source may set, {@code sources.<id>.<key>}, with what an unset one falls back to.
+   * The id names the slot since replication slots are per cluster: two sources in one cluster
+   * need two slots, while a publication lives in its own database.
+   */
+  public static final Map<String, String> SOURCE_KEYS = orderedMap(
+      "db.url", "JDBC URL of the source (required)",
+      "db.user", "its user when the URL does not carry one; unset = db.user",
+      "db.password", "its password when the URL does not carry one; unset = db.password",
+      "catalog.schemas", "its indexed schemas; unset = catalog.schemas",
+      "docs.root", "folder holding <id>/docs/*.md; unset = docs.root",
+      "ingest.slot.name", "its replication slot; unset = <ingest.slot.name>_<id>",
+      "ingest.publication", "its publication; unset = ingest.publication");
+
   /** Prefixes whose keys go, stripped, to the library they name. */
   public static final List<String> PASS_THROUGH_PREFIXES = List.of("kafka.", "streams.", "debezium.");
 
@@ -187,7 +212,8 @@ public final class ConfigKeys {
       ANSWER_MAX_ROWS_LIMIT, ANSWER_MAX_BYTES, ANSWER_MAX_VALUE_BYTES,
       READER_ROLE, READER_PASSWORD, ACCESS_PRINCIPALS, ACCESS_GROUPS, ACCESS_DEFAULT_PRINCIPAL, ACCESS_REFRESH_MS,
       GATEWAY_HOST, GATEWAY_PORT, GATEWAY_TOKENS, GATEWAY_TIMEOUT_MS, GATEWAY_MAX_BODY, GATEWAY_RATE,
-      GATEWAY_ORIGINS, GATEWAY_RECENT);
+      GATEWAY_ORIGINS, GATEWAY_RECENT,
+      SOURCES, SOURCES_RELOAD_MS);
 
   static final Map<String, ConfigKey> BY_NAME;
   static final Map<String, ConfigKey> BY_ENV_NAME;

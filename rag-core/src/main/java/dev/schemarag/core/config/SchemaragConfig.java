@@ -104,7 +104,15 @@ public final class SchemaragConfig {
           + ConfigKeys.PASS_THROUGH_PREFIXES + ", or one of " + ConfigKeys.NON_KEY_VARIABLES.keySet() + ")");
     }
     overrides.forEach((name, v) -> put(values, sources, name, v, "override"));
-    return new SchemaragConfig(values, sources);
+    return checked(new SchemaragConfig(values, sources));
+  }
+
+  /** Fails loading on a bad {@code sources} list or per-source key, as on an unknown key. */
+  private static SchemaragConfig checked(SchemaragConfig config) {
+    if (!config.get(ConfigKeys.SOURCES).isBlank() || !config.sourceKeyNames().isEmpty()) {
+      SourceDatabases.of(config);
+    }
+    return config;
   }
 
   /**
@@ -122,6 +130,10 @@ public final class SchemaragConfig {
     }
     if (ConfigKeys.NON_KEY_VARIABLES.containsKey(variable)) {
       return Optional.empty();
+    }
+    Optional<String> sourceKey = SourceDatabases.keyOfVariable(variable);
+    if (sourceKey.isPresent()) {
+      return sourceKey;
     }
     String rest = variable.startsWith(ConfigKeys.ENV_PREFIX) ? variable.substring(ConfigKeys.ENV_PREFIX.length()) : variable;
     for (String prefix : ConfigKeys.PASS_THROUGH_PREFIXES) {
@@ -149,7 +161,9 @@ public final class SchemaragConfig {
   }
 
   private static void put(Map<String, String> values, Map<String, String> sources, String name, String value, String source) {
-    if (!ConfigKeys.BY_NAME.containsKey(name)) {
+    if (name.startsWith(ConfigKeys.SOURCE_PREFIX) && !ConfigKeys.BY_NAME.containsKey(name)) {
+      SourceDatabases.checkKey(name, source);
+    } else if (!ConfigKeys.BY_NAME.containsKey(name)) {
       if (ConfigKeys.PASS_THROUGH_PREFIXES.stream().noneMatch(name::startsWith)) {
         throw new ConfigException("unknown configuration key '" + name + "' (" + source + ")"
             + ClosestName.among(name, ConfigKeys.BY_NAME.keySet()).map(k -> "; did you mean '" + k + "'?").orElse("")
@@ -217,11 +231,31 @@ public final class SchemaragConfig {
     return sources.get(key.name());
   }
 
+  /** The value of a declared, per-source or pass-through key by name; empty when unset or blank. */
+  public Optional<String> optional(String name) {
+    return Optional.ofNullable(values.get(name)).filter(s -> !s.isBlank());
+  }
+
+  /** The per-source keys that are set ({@code sources.<id>.<key>}), by full name, in name order. */
+  public Map<String, String> sourceKeys() {
+    Map<String, String> out = new TreeMap<>();
+    values.forEach((k, v) -> {
+      if (k.startsWith(ConfigKeys.SOURCE_PREFIX) && !ConfigKeys.BY_NAME.containsKey(k)) {
+        out.put(k, v);
+      }
+    });
+    return out;
+  }
+
+  java.util.Set<String> sourceKeyNames() {
+    return sourceKeys().keySet();
+  }
+
   /** The pass-through keys that are set, by full name (with their prefix), in name order. */
   public Map<String, String> passThrough() {
     Map<String, String> out = new TreeMap<>();
     values.forEach((k, v) -> {
-      if (!ConfigKeys.BY_NAME.containsKey(k)) {
+      if (!ConfigKeys.BY_NAME.containsKey(k) && !k.startsWith(ConfigKeys.SOURCE_PREFIX)) {
         out.put(k, v);
       }
     });
@@ -249,6 +283,6 @@ public final class SchemaragConfig {
     Map<String, String> values = new LinkedHashMap<>(this.values);
     Map<String, String> sources = new LinkedHashMap<>(this.sources);
     overrides.forEach((name, v) -> put(values, sources, name, v, "override"));
-    return new SchemaragConfig(values, sources);
+    return checked(new SchemaragConfig(values, sources));
   }
 }

@@ -20,6 +20,14 @@ class ReadmeListsEveryKeyTest {
   }
 
   @Test
+  void everyPerSourceKeyIsInTheReadme() throws IOException {
+    String readme = Files.readString(Path.of("..", "README.md"));
+    for (String key : ConfigKeys.SOURCE_KEYS.keySet()) {
+      assertThat(readme).as("README row for sources.<id>.%s", key).contains("| `" + ConfigKeys.SOURCE_PREFIX + "<id>." + key + "` |");
+    }
+  }
+
+  @Test
   void everyVariableThatIsNoKeyIsInTheReadme() throws IOException {
     String readme = Files.readString(Path.of("..", "README.md"));
     for (String variable : ConfigKeys.NON_KEY_VARIABLES.keySet()) {
