@@ -150,15 +150,8 @@ final class LivePipeline implements AutoCloseable {
 
   /** The earliest timestamp of a record in the topic (0 when it is empty). */
   static long firstRecordTimeMs(SchemaragConfig config, String bootstrap, String topic) {
-    Map<String, Object> c = new HashMap<>(ServiceSettings.kafka(config, bootstrap));
-    c.put(ConsumerConfig.GROUP_ID_CONFIG, "schemarag-cli-" + UUID.randomUUID());
-    c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-    c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-    try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-      List<TopicPartition> parts = consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()
-          .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
-      consumer.assign(parts);
-      consumer.seekToBeginning(parts);
+    try (KafkaConsumer<byte[], byte[]> consumer = readCommitted(config, bootstrap)) {
+      List<TopicPartition> parts = fromBeginning(consumer, topic);
       Map<TopicPartition, Long> ends = consumer.endOffsets(parts);
       java.util.Set<TopicPartition> seen = new java.util.HashSet<>();
       long first = Long.MAX_VALUE;
@@ -175,13 +168,27 @@ final class LivePipeline implements AutoCloseable {
     }
   }
 
-  /** A consumer positioned at the current end of the topic: it sees only what comes from now on. */
-  private static KafkaConsumer<byte[], byte[]> tailFromNow(SchemaragConfig config, String bootstrap, Topic<TableKey, IndexUpdate> topic) {
+  /** A consumer of this CLI's own (never committed) group that reads committed records only. */
+  private static KafkaConsumer<byte[], byte[]> readCommitted(SchemaragConfig config, String bootstrap) {
     Map<String, Object> c = new HashMap<>(ServiceSettings.kafka(config, bootstrap));
     c.put(ConsumerConfig.GROUP_ID_CONFIG, "schemarag-cli-" + UUID.randomUUID());
     c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
     c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-    KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    return new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+  }
+
+  /** Assigns every partition of the topic, each from its beginning; returns them. */
+  private static List<TopicPartition> fromBeginning(KafkaConsumer<byte[], byte[]> consumer, String topic) {
+    List<TopicPartition> parts = consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()
+        .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+    consumer.assign(parts);
+    consumer.seekToBeginning(parts);
+    return parts;
+  }
+
+  /** A consumer positioned at the current end of the topic: it sees only what comes from now on. */
+  private static KafkaConsumer<byte[], byte[]> tailFromNow(SchemaragConfig config, String bootstrap, Topic<TableKey, IndexUpdate> topic) {
+    KafkaConsumer<byte[], byte[]> consumer = readCommitted(config, bootstrap);
     List<TopicPartition> parts = consumer.partitionsFor(topic.name(), Duration.ofSeconds(30)).stream()
         .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
     consumer.assign(parts);
@@ -195,15 +202,8 @@ final class LivePipeline implements AutoCloseable {
 
   /** Reads the whole topic once (transaction markers are not records). */
   static TopicSpan span(SchemaragConfig config, String bootstrap, String topic) {
-    Map<String, Object> c = new HashMap<>(ServiceSettings.kafka(config, bootstrap));
-    c.put(ConsumerConfig.GROUP_ID_CONFIG, "schemarag-cli-" + UUID.randomUUID());
-    c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-    c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-    try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-      List<TopicPartition> parts = consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()
-          .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
-      consumer.assign(parts);
-      consumer.seekToBeginning(parts);
+    try (KafkaConsumer<byte[], byte[]> consumer = readCommitted(config, bootstrap)) {
+      List<TopicPartition> parts = fromBeginning(consumer, topic);
       Map<TopicPartition, Long> ends = consumer.endOffsets(parts);
       long n = 0;
       long first = Long.MAX_VALUE;
