@@ -26,6 +26,7 @@ import dev.schemarag.core.store.PgChunkStore;
 import dev.schemarag.core.store.PgDenseSearch;
 import dev.schemarag.core.store.PgEmbeddingCache;
 import dev.schemarag.core.store.PgPrivileges;
+import dev.schemarag.service.ServiceSettings;
 import java.sql.SQLException;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -116,7 +117,8 @@ public final class QueryServices {
     kafka.put("bootstrap.servers", bootstrapServers);
     Optional<IndexChangeFollower> follower = source == IndexSource.CATALOG ? Optional.empty()
         : Optional.of(new IndexChangeFollower(topics.indexEvents(), topics.ddl(), kafka, indexes, db -> views.invalidate()));
-    return new QueryService(topics, handler, new AnswerLedger(ledgerDb), kafka, config.get(ConfigKeys.QUERY_GROUP), follower,
+    return new QueryService(topics, handler, new AnswerLedger(ledgerDb), kafka, config.get(ConfigKeys.QUERY_GROUP),
+        ServiceSettings.groupMembership(config), follower,
         List.of(reader, ledgerDb, indexReads));
   }
 
