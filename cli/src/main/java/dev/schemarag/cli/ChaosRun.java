@@ -100,6 +100,11 @@ final class ChaosRun {
     figures.put("questions_unanswered", (int) single.get("questions_unanswered") + (int) scale.getOrDefault("questions_unanswered", 0));
     figures.put("duplicate_answers", (int) single.get("duplicate_answers") + (int) scale.getOrDefault("duplicate_answers", 0));
     figures.put("recovery_ms", single.get("recovery_ms"));
+    // The load makes no bad record: a dead letter of the indexer here is a change that an outage made it give up.
+    List<String> dead = indexDeadLetters();
+    figures.put("index_dead_letters", dead.size());
+    figures.put("index_dead_letter_reasons", dead.stream().distinct().limit(5).toList());
+    out.printf("index dead letters: %d%s%n", dead.size(), dead.isEmpty() ? "" : " " + dead.stream().distinct().limit(5).toList());
     return figures;
   }
 
@@ -389,6 +394,34 @@ final class ChaosRun {
     } catch (SQLException e) {
       return false;
     }
+  }
+
+  /** The reason of every record on the indexer's dead-letter topics (snapshots and docs), read committed. */
+  private List<String> indexDeadLetters() {
+    Map<String, Object> c = new HashMap<>(kafka);
+    c.put(org.apache.kafka.clients.consumer.ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+    List<String> reasons = new ArrayList<>();
+    try (org.apache.kafka.clients.consumer.KafkaConsumer<byte[], byte[]> consumer = new org.apache.kafka.clients.consumer.KafkaConsumer<>(c,
+        new org.apache.kafka.common.serialization.ByteArrayDeserializer(), new org.apache.kafka.common.serialization.ByteArrayDeserializer())) {
+      List<org.apache.kafka.common.TopicPartition> parts = new ArrayList<>();
+      for (String topic : List.of(topics.dlq(topics.tables()).name(), topics.dlq(topics.docs()).name())) {
+        consumer.partitionsFor(topic, Duration.ofSeconds(10)).forEach(i -> parts.add(new org.apache.kafka.common.TopicPartition(topic, i.partition())));
+      }
+      consumer.assign(parts);
+      consumer.seekToBeginning(parts);
+      Map<org.apache.kafka.common.TopicPartition, Long> end = consumer.endOffsets(parts, Duration.ofSeconds(10));
+      long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+      while (parts.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
+        if (System.nanoTime() > deadline) {
+          throw new IllegalStateException("could not read the dead-letter topics to their end within 60 s");
+        }
+        consumer.poll(Duration.ofMillis(200)).forEach(r -> {
+          org.apache.kafka.common.header.Header h = r.headers().lastHeader(TopicCatalog.DLQ_REASON_HEADER);
+          reasons.add(h == null ? "(no reason)" : new String(h.value(), java.nio.charset.StandardCharsets.UTF_8));
+        });
+      }
+    }
+    return reasons;
   }
 
   private int partitions(String topic) {

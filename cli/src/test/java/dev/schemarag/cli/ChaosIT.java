@@ -15,9 +15,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The chaos suite, short: two rounds of kill -9 to the ingest, indexer and query services, the
  * broker and PostgreSQL under a stream of changes and questions, on a process stack of its own; then
- * a second query service and indexer. Nothing may be lost and no question left without an outcome.
- * Tagged {@code chaos}, not {@code integration}: it runs on its own ({@code mvn -B verify -pl cli -am
- * -Dit.groups=chaos -Dit.test=ChaosIT}), and today it fails on one lost doc edit (README, "Chaos").
+ * a second query service and indexer. Nothing may be lost, nothing dead-lettered by an outage, and
+ * no question left without an outcome. Tagged {@code chaos}: part of {@code mvn verify} (failsafe
+ * groups {@code integration,chaos}), and on its own with {@code -Dit.groups=chaos -Dit.test=ChaosIT}
+ * (README, "Chaos").
  */
 @Tag("chaos")
 class ChaosIT {
@@ -45,6 +46,7 @@ class ChaosIT {
     assertThat(((Map<String, Integer>) single.get("changes_applied")).values().stream().mapToInt(Integer::intValue).sum()).isPositive();
     assertThat(figures.get("ddl_changes_lost")).isEqualTo(0);
     assertThat(figures.get("questions_unanswered")).isEqualTo(0);
+    assertThat(figures.get("index_dead_letters")).as("nothing dead-lettered by an outage: %s", figures.get("index_dead_letter_reasons")).isEqualTo(0);
     assertThat(figures).containsKeys("duplicate_answers", "recovery_ms");
 
     Map<String, Object> two = (Map<String, Object>) figures.get("two_instances");

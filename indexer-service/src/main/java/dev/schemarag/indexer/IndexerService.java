@@ -72,6 +72,13 @@ public final class IndexerService implements AutoCloseable {
     p.putAll(ServiceSettings.kafka(config, bootstrapServers));
     p.put(StreamsConfig.APPLICATION_ID_CONFIG, config.get(ConfigKeys.INDEXER_APP_ID));
     p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+    // The main consumer's group membership: how soon a killed instance's tasks go to the others. A
+    // user's kafka.* key (already in p) wins, and so do streams.* keys.
+    ServiceSettings.groupMembership(config).forEach((k, v) -> {
+      if (!p.containsKey(k)) {
+        p.put(StreamsConfig.mainConsumerPrefix(k), v);
+      }
+    });
     p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
     p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 50);
     p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, config.getInt(ConfigKeys.TOPICS_REPLICATION));

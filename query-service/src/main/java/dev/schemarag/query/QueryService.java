@@ -67,6 +67,8 @@ public final class QueryService implements AutoCloseable {
   private final AnswerLedger ledger;
   private final Map<String, Object> kafka;
   private final String groupId;
+  /** Session timeout and heartbeat of the workers' group membership; the user's kafka.* keys win. */
+  private final Map<String, Object> membership;
   private final Optional<IndexChangeFollower> follower;
   private final List<Thread> threads = new ArrayList<>();
   private final List<KafkaConsumer<byte[], byte[]>> consumers = new ArrayList<>();
@@ -82,13 +84,14 @@ public final class QueryService implements AutoCloseable {
   private volatile QueryMetrics metrics;
 
   QueryService(TopicCatalog topics, QuestionHandler handler, AnswerLedger ledger, Map<String, Object> kafka, String groupId,
-               Optional<IndexChangeFollower> follower, List<AutoCloseable> owned) {
+               Map<String, Object> membership, Optional<IndexChangeFollower> follower, List<AutoCloseable> owned) {
     this.owned = List.copyOf(owned);
     this.topics = topics;
     this.handler = handler;
     this.ledger = ledger;
     this.kafka = Map.copyOf(kafka);
     this.groupId = groupId;
+    this.membership = Map.copyOf(membership);
     this.follower = follower;
   }
 
@@ -143,7 +146,8 @@ public final class QueryService implements AutoCloseable {
     workerCount = workers;
     stopped = new CountDownLatch(workers);
     for (int i = 0; i < workers; i++) {
-      Map<String, Object> c = new HashMap<>(kafka);
+      Map<String, Object> c = new HashMap<>(membership);
+      c.putAll(kafka);
       c.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
       c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
       c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");

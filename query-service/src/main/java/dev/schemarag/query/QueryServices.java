@@ -28,6 +28,7 @@ import dev.schemarag.core.store.PgChunkStore;
 import dev.schemarag.core.store.PgDenseSearch;
 import dev.schemarag.core.store.PgEmbeddingCache;
 import dev.schemarag.core.store.PgPrivileges;
+import dev.schemarag.service.ServiceSettings;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -102,8 +103,8 @@ public final class QueryServices {
     Optional<IndexChangeFollower> follower = source == IndexSource.CATALOG ? Optional.empty()
         : Optional.of(new IndexChangeFollower(topics.indexEvents(), topics.ddl(), kafka, indexes,
             db -> sources.affectedBy(db).forEach(c -> c.views().invalidate())));
-    QueryService service = new QueryService(topics, handler, new AnswerLedger(ledgerDb), kafka, config.get(ConfigKeys.QUERY_GROUP), follower,
-        pools);
+    QueryService service = new QueryService(topics, handler, new AnswerLedger(ledgerDb), kafka, config.get(ConfigKeys.QUERY_GROUP),
+        ServiceSettings.groupMembership(config), follower, pools);
     service.sourcesFrom(wanted -> sources.apply(wanted).forEach(indexes::invalidate));
     return service;
   }

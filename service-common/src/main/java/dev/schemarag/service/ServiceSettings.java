@@ -31,6 +31,20 @@ public final class ServiceSettings {
     return kafka;
   }
 
+  /**
+   * Consumer-group membership of the query workers and the indexer: a member killed without
+   * leaving holds its partitions until its session times out, so this is what a takeover after
+   * kill -9 waits for ({@code group.session.timeout.ms}); heartbeats go at a third of it, at most
+   * the client's default 3 s.
+   */
+  public static Map<String, Object> groupMembership(SchemaragConfig config) {
+    int session = config.getInt(ConfigKeys.GROUP_SESSION_TIMEOUT_MS);
+    if (session < 1) {
+      throw new IllegalArgumentException(ConfigKeys.GROUP_SESSION_TIMEOUT_MS.name() + " must be a positive number of ms, not " + session);
+    }
+    return Map.of("session.timeout.ms", session, "heartbeat.interval.ms", Math.max(1, Math.min(3000, session / 3)));
+  }
+
   /** The monitored schemas ({@code catalog.schemas}), in order, blanks dropped. */
   public static List<String> schemas(SchemaragConfig config) {
     List<String> schemas = Arrays.stream(config.get(ConfigKeys.CATALOG_SCHEMAS).split(",")).map(String::trim)

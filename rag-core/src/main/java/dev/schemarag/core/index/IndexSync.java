@@ -3,6 +3,7 @@ package dev.schemarag.core.index;
 import dev.schemarag.core.chunk.Chunk;
 import dev.schemarag.core.chunk.Hashing;
 import dev.schemarag.core.embed.CachingEmbedder;
+import dev.schemarag.core.store.StoreException;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -120,7 +121,8 @@ public final class IndexSync {
    * the previous one is written to the store in the background (one transaction per group, one
    * in flight at a time, in order). Returns when everything is written. A step whose chunks cannot
    * be embedded fails alone, with nothing of it written; the others go on. A store failure fails
-   * them all (the store is unreachable, not one step's fault).
+   * them all (the store is unreachable, not one step's fault), the embedding cache's included:
+   * PostgreSQL going down while the model embeds a step is no fault of that step.
    */
   public List<Applied> applyAll(List<Step> steps) throws SQLException {
     return applyAllOverlapped(steps, () -> { }).written();
@@ -166,7 +168,12 @@ public final class IndexSync {
     long t0 = System.nanoTime();
     List<String> all = new ArrayList<>();
     steps.forEach(s -> s.diff().toWrite().forEach(c -> all.add(c.embedText())));
-    Map<String, float[]> cached = new HashMap<>(embedder.lookup(all));
+    Map<String, float[]> cached;
+    try {
+      cached = new HashMap<>(embedder.lookup(all));
+    } catch (StoreException e) {
+      throw unreachable(e);
+    }
     long embed = System.nanoTime() - t0;
     lookupNanos.addAndGet(embed);
     applies.incrementAndGet();
@@ -211,9 +218,19 @@ public final class IndexSync {
     return new Batch(List.of(out), writing);
   }
 
-  /** Embeds one group of steps (all at once, or each alone when that fails) and adds their rows and removals. */
+  /** The store (or its cache) could not be reached: an SQL error, as the store's own writes throw it, with its SQL state. */
+  private static SQLException unreachable(StoreException e) {
+    return new SQLException(e.getMessage(), e.getCause() instanceof SQLException sql ? sql.getSQLState() : null, e);
+  }
+
+  /**
+   * Embeds one group of steps (all at once, or each alone when that fails) and adds their rows and
+   * removals. Throws when the embedding cache cannot be read or written: that fails the batch, not
+   * a step.
+   */
   private void embedGroup(List<Step> group, Map<String, float[]> cached, Applied[] out, int offset,
-                          List<ChunkStore.Row> rows, List<ChunkStore.Removal> removals, Map<String, float[]> computed) {
+                          List<ChunkStore.Row> rows, List<ChunkStore.Removal> removals, Map<String, float[]> computed)
+      throws SQLException {
     List<List<float[]>> vectors = new ArrayList<>();
     List<RuntimeException> failures = new ArrayList<>();
     int[] embedded = new int[group.size()];
@@ -232,6 +249,8 @@ public final class IndexSync {
         failures.add(null);
         at += n;
       }
+    } catch (StoreException e) {
+      throw unreachable(e);
     } catch (RuntimeException groupFailure) {
       // Find the step(s) at fault: each alone, so one bad table does not fail the others.
       vectors.clear();
@@ -246,6 +265,8 @@ public final class IndexSync {
             embedded[i] += c ? 1 : 0;
           }
           failures.add(null);
+        } catch (StoreException e) {
+          throw unreachable(e);
         } catch (RuntimeException e) {
           vectors.add(List.of());
           failures.add(e);
@@ -293,6 +314,10 @@ public final class IndexSync {
     } catch (ExecutionException e) {
       if (e.getCause() instanceof SQLException sql) {
         throw sql;
+      }
+      // the embedding cache's insert runs beside the store write: its failure is the store's too
+      if (e.getCause() instanceof StoreException store) {
+        throw unreachable(store);
       }
       if (e.getCause() instanceof RuntimeException r) {
         throw r;

@@ -44,35 +44,50 @@ public final class PgChunkStore implements ChunkStore {
 
   /**
    * Creates the schema when missing. A stored vector dimension that differs from {@code dimension}
-   * means another model: the chunk table is recreated, so everything is re-embedded.
+   * means another model: the chunk table is recreated, so everything is re-embedded. In one
+   * transaction under an advisory lock: services starting together on a new database would
+   * otherwise race ({@code CREATE EXTENSION IF NOT EXISTS} is not safe against a concurrent one:
+   * "duplicate key ... extname").
    */
   public void ensureSchema(int dimension) throws SQLException {
     try (Connection c = db.open(); Statement s = c.createStatement()) {
-      s.execute("CREATE EXTENSION IF NOT EXISTS vector");
-      s.execute("CREATE SCHEMA IF NOT EXISTS " + SCHEMA);
-      int stored = storedDimension(c);
-      if (stored > 0 && stored != dimension) {
-        LOG.warn("stored vectors have {} dimensions, the model has {}: dropping the chunk table to re-embed", stored, dimension);
-        s.execute("DROP TABLE " + SCHEMA + ".chunks");
+      c.setAutoCommit(false);
+      try {
+        ensureSchema(c, s, dimension);
+        c.commit();
+      } catch (SQLException | RuntimeException e) {
+        c.rollback();
+        throw e;
       }
-      s.execute("CREATE TABLE IF NOT EXISTS " + SCHEMA + ".chunks ("
-          + "id text PRIMARY KEY, database_id text NOT NULL, table_name text NOT NULL, kind text NOT NULL, subject text,"
-          + " related_tables text[] NOT NULL, keywords text[] NOT NULL, token_estimate int NOT NULL,"
-          + " embed_text text NOT NULL, prompt_text text NOT NULL, embed_hash text NOT NULL, content_hash text NOT NULL,"
-          + " model_id text NOT NULL, embedding vector(" + dimension + ") NOT NULL, version bigint NOT NULL,"
-          + " updated_at timestamptz NOT NULL DEFAULT now())");
-      s.execute("DROP INDEX IF EXISTS " + SCHEMA + ".chunks_embedding_hnsw");
-      // One partial HNSW index per searched kind: a filtered scan of one big graph loses to a
-      // sequential scan in the planner's eyes, a graph per kind does not.
-      for (ChunkKind kind : SEARCHED_KINDS) {
-        s.execute("CREATE INDEX IF NOT EXISTS chunks_hnsw_" + kind.label() + " ON " + SCHEMA
-            + ".chunks USING hnsw (embedding vector_cosine_ops) WHERE kind = '" + kind.label() + "'");
-      }
-      s.execute("CREATE INDEX IF NOT EXISTS chunks_table ON " + SCHEMA + ".chunks (database_id, table_name)");
-      s.execute("CREATE TABLE IF NOT EXISTS " + SCHEMA + ".embedding_cache ("
-          + "model_id text NOT NULL, text_hash text NOT NULL, embedding vector NOT NULL, created_at timestamptz NOT NULL DEFAULT now(),"
-          + " PRIMARY KEY (model_id, text_hash))");
     }
+  }
+
+  private static void ensureSchema(Connection c, Statement s, int dimension) throws SQLException {
+    s.execute("SELECT pg_advisory_xact_lock(hashtext('" + SCHEMA + ".ensureSchema'))");
+    s.execute("CREATE EXTENSION IF NOT EXISTS vector");
+    s.execute("CREATE SCHEMA IF NOT EXISTS " + SCHEMA);
+    int stored = storedDimension(c);
+    if (stored > 0 && stored != dimension) {
+      LOG.warn("stored vectors have {} dimensions, the model has {}: dropping the chunk table to re-embed", stored, dimension);
+      s.execute("DROP TABLE " + SCHEMA + ".chunks");
+    }
+    s.execute("CREATE TABLE IF NOT EXISTS " + SCHEMA + ".chunks ("
+        + "id text PRIMARY KEY, database_id text NOT NULL, table_name text NOT NULL, kind text NOT NULL, subject text,"
+        + " related_tables text[] NOT NULL, keywords text[] NOT NULL, token_estimate int NOT NULL,"
+        + " embed_text text NOT NULL, prompt_text text NOT NULL, embed_hash text NOT NULL, content_hash text NOT NULL,"
+        + " model_id text NOT NULL, embedding vector(" + dimension + ") NOT NULL, version bigint NOT NULL,"
+        + " updated_at timestamptz NOT NULL DEFAULT now())");
+    s.execute("DROP INDEX IF EXISTS " + SCHEMA + ".chunks_embedding_hnsw");
+    // One partial HNSW index per searched kind: a filtered scan of one big graph loses to a
+    // sequential scan in the planner's eyes, a graph per kind does not.
+    for (ChunkKind kind : SEARCHED_KINDS) {
+      s.execute("CREATE INDEX IF NOT EXISTS chunks_hnsw_" + kind.label() + " ON " + SCHEMA
+          + ".chunks USING hnsw (embedding vector_cosine_ops) WHERE kind = '" + kind.label() + "'");
+    }
+    s.execute("CREATE INDEX IF NOT EXISTS chunks_table ON " + SCHEMA + ".chunks (database_id, table_name)");
+    s.execute("CREATE TABLE IF NOT EXISTS " + SCHEMA + ".embedding_cache ("
+        + "model_id text NOT NULL, text_hash text NOT NULL, embedding vector NOT NULL, created_at timestamptz NOT NULL DEFAULT now(),"
+        + " PRIMARY KEY (model_id, text_hash))");
   }
 
   private static int storedDimension(Connection c) throws SQLException {
