@@ -11,10 +11,13 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.miscellaneous.PerFieldAnalyzerWrapper;
 import org.apache.lucene.analysis.TokenStream;
@@ -277,32 +280,34 @@ public final class LexicalIndex {
   static final int MIN_RESPELLED_LENGTH = 6;
   /** From this length on, two edits ("departmnet" for "departments"): long words are rarely two edits from another word. */
   static final int TWO_EDITS_LENGTH = 9;
-  private static final java.util.regex.Pattern WORD = java.util.regex.Pattern.compile("\\p{L}+");
-  private static final java.util.regex.Pattern QUOTED = java.util.regex.Pattern.compile("'[^']*'|\"[^\"]*\"");
+  private static final Pattern WORD = Pattern.compile("\\p{L}+");
+  private static final Pattern QUOTED = Pattern.compile("'[^']*'|\"[^\"]*\"");
 
   /**
    * The question with each word that is no English word ({@link EnglishWords}) and that the
-   * schema's text does not know (neither as written nor by its stem) replaced by the closest schema word one edit away (a transposition counts as one; two
-   * edits from {@value #TWO_EDITS_LENGTH} letters on), the one most texts use among equals: "headcount per departmnet" asks for departments. Quoted values, words with capitals
-   * inside or after the first word (names, codes) and words under {@value #MIN_RESPELLED_LENGTH}
-   * letters are left as they are. The question itself when nothing is replaced.
+   * schema's text does not know (neither as written nor by its stem) replaced by the closest
+   * schema word one edit away (a transposition counts as one; two edits from
+   * {@value #TWO_EDITS_LENGTH} letters on), the one most texts use among equals: "headcount per
+   * departmnet" asks for departments. Quoted values, words with capitals inside or after the
+   * first word (names, codes) and words under {@value #MIN_RESPELLED_LENGTH} letters are left as
+   * they are. The question itself when nothing is replaced.
    */
   public String respelled(String question) {
     String unquoted = QUOTED.matcher(question).replaceAll(m -> " ".repeat(m.group().length()));
-    java.util.regex.Matcher m = WORD.matcher(unquoted);
+    Matcher m = WORD.matcher(unquoted);
     StringBuilder out = new StringBuilder();
     int last = 0;
     boolean first = true;
     try {
       while (m.find()) {
         String w = m.group();
-        boolean capitalised = !w.substring(1).equals(w.substring(1).toLowerCase(java.util.Locale.ROOT))
+        boolean capitalised = !w.substring(1).equals(w.substring(1).toLowerCase(Locale.ROOT))
             || (!first && Character.isUpperCase(w.charAt(0)));
         first = false;
         if (w.length() < MIN_RESPELLED_LENGTH || capitalised) {
           continue;
         }
-        String lower = w.toLowerCase(java.util.Locale.ROOT);
+        String lower = w.toLowerCase(Locale.ROOT);
         IndexReader reader = searcher.getIndexReader();
         if (EnglishWords.contains(lower) || reader.docFreq(new Term(WORDS, lower)) > 0 || known(reader, lower)) {
           continue;
