@@ -18,6 +18,7 @@ import dev.schemarag.events.catalog.TableSnapshot;
 import dev.schemarag.events.index.IndexUpdate;
 import dev.schemarag.service.CatalogSnapshots;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -33,6 +34,7 @@ import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The indexer's batching under {@code TopologyTestDriver}, with an in-memory chunk store and a
@@ -40,6 +42,9 @@ import org.junit.jupiter.api.Test;
  * embedded in one pass, a table is pending at most once, and a failing table leaves its batch.
  */
 class IndexerBatchingTest {
+
+  @TempDir
+  Path stateDir;
 
   private static final String DB = "shop";
   private static final Duration LINGER = Duration.ofMillis(25);
@@ -88,6 +93,8 @@ class IndexerBatchingTest {
     indexer = new TableIndexer(new IndexSync(store, new CachingEmbedder(model, cache), 64));
     Properties p = new Properties();
     p.put(StreamsConfig.APPLICATION_ID_CONFIG, "indexer-batching-test");
+    // a folder of its own: another JVM running these tests at the same time would hold the default one's lock
+    p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
     p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
     driver = new TopologyTestDriver(IndexerTopology.build(topics, indexer, new IndexerTopology.Batching(maxChunks, LINGER)), p);
     tables = driver.createInputTopic(topics.tables().name(), topics.tables().keySerde().serializer(), topics.tables().valueSerde().serializer());

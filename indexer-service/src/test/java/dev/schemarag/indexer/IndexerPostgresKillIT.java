@@ -23,6 +23,7 @@ import dev.schemarag.events.index.IndexUpdate;
 import dev.schemarag.infra.LocalPostgres;
 import dev.schemarag.service.CatalogSnapshots;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -40,6 +41,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * PostgreSQL killed (SIGKILL to the postmaster) while the indexer embeds a doc edit, on a cluster
@@ -50,9 +52,13 @@ import org.junit.jupiter.api.Test;
 @Tag("integration")
 class IndexerPostgresKillIT {
 
+  @TempDir
+  Path stateDir;
+
   /** Every change is written as it comes in, so a failed write fails the record that brought it. */
   private static final IndexerTopology.Batching AT_ONCE = new IndexerTopology.Batching(1, Duration.ofMillis(25));
-  private static final String DB = "pgkill";
+  /** A database id of its own: rows an earlier run left (a cluster of the same name) cannot answer for this one. */
+  private static final String DB = "pgkill-" + java.util.UUID.randomUUID();
   private static final String TABLE = "shop.orders";
   private static LocalPostgres pg;
   private static String url;
@@ -143,6 +149,8 @@ class IndexerPostgresKillIT {
     TopicCatalog topics = TopicCatalog.defaults();
     Properties p = new Properties();
     p.put(StreamsConfig.APPLICATION_ID_CONFIG, "indexer-pgkill-test");
+    // a folder of its own: another JVM running these tests at the same time would hold the default one's lock
+    p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
     p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
     try (TopologyTestDriver driver = new TopologyTestDriver(IndexerTopology.build(topics, new TableIndexer(sync), AT_ONCE), p)) {
       TestInputTopic<TableKey, TableSnapshot> tables = driver.createInputTopic(topics.tables().name(),

@@ -22,6 +22,7 @@ import dev.schemarag.events.index.IndexUpdate;
 import dev.schemarag.infra.TestInfra;
 import dev.schemarag.service.CatalogSnapshots;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -40,6 +41,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The indexer topology under {@code TopologyTestDriver} (no broker), writing to a real pgvector:
@@ -48,6 +50,9 @@ import org.junit.jupiter.api.Test;
  */
 @Tag("integration")
 class IndexerTopologyIT {
+
+  @TempDir
+  Path stateDir;
 
   private static final IndexerTopology.Batching BATCHING = new IndexerTopology.Batching(256, java.time.Duration.ofMillis(25));
   private static PgChunkStore store;
@@ -79,6 +84,8 @@ class IndexerTopologyIT {
     IndexSync sync = new IndexSync(store, new CachingEmbedder(model, new InMemoryEmbeddingCache()), 16);
     Properties p = new Properties();
     p.put(StreamsConfig.APPLICATION_ID_CONFIG, "indexer-test");
+    // a folder of its own: another JVM running these tests at the same time would hold the default one's lock
+    p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
     p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
     driver = new TopologyTestDriver(IndexerTopology.build(topics, new TableIndexer(sync), BATCHING), p);
     tables = driver.createInputTopic(topics.tables().name(), topics.tables().keySerde().serializer(), topics.tables().valueSerde().serializer());
