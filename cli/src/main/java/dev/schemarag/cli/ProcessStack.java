@@ -817,8 +817,9 @@ final class ProcessStack {
     }
     String jar = proc.jar(Path.of(readState().map(s -> s.getProperty("home", home.toString())).orElse(home.toString()))).toString();
     return ProcessHandle.of(recorded.getAsLong()).filter(ProcessStack::running)
-        // a PID the system gave to another program since is not ours
-        .filter(h -> h.info().commandLine().map(c -> c.contains(jar)).orElse(false))
+        // a PID the system gave to another program since is not ours; a process whose command line cannot be read
+        // (for a moment while setsid execs java, /proc/PID/cmdline is empty) is taken for ours
+        .filter(h -> h.info().commandLine().map(c -> c.contains(jar)).orElse(true))
         .map(h -> OptionalLong.of(h.pid())).orElse(OptionalLong.empty());
   }
 
