@@ -28,14 +28,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
@@ -99,15 +96,7 @@ final class ChaosLoad implements AutoCloseable {
     p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 300_000);
     p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 300_000);
     producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
-    Map<String, Object> c = new HashMap<>(kafka);
-    c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-    c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-    consumer = new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer());
-    List<TopicPartition> parts = Stream.of(topics.results().name(), topics.failures().name())
-        .flatMap(t -> consumer.partitionsFor(t, Duration.ofSeconds(30)).stream()).map(i -> new TopicPartition(i.topic(), i.partition())).toList();
-    consumer.assign(parts);
-    consumer.seekToEnd(parts);
-    parts.forEach(consumer::position);
+    consumer = QuestionClient.outcomesFromNow(topics, kafka);
     collector = new Thread(this::collect, "chaos-outcomes");
     collector.setDaemon(true);
     collector.start();

@@ -42,19 +42,29 @@ final class QuestionClient implements AutoCloseable {
     p.put(ProducerConfig.ACKS_CONFIG, "all");
     p.put(ProducerConfig.LINGER_MS_CONFIG, 0);
     producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
+    consumer = outcomesFromNow(topics, kafka);
+  }
+
+  /**
+   * A consumer (no group, read_committed) of every partition of the results and failures topics,
+   * positioned at their current ends: it sees the outcomes published from now on.
+   */
+  static KafkaConsumer<byte[], byte[]> outcomesFromNow(TopicCatalog topics, Map<String, Object> kafka) {
     Map<String, Object> c = new HashMap<>(kafka);
     c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
     c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-    consumer = new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer());
     List<TopicPartition> parts = Stream.of(topics.results().name(), topics.failures().name())
         .flatMap(t -> consumer.partitionsFor(t, Duration.ofSeconds(30)).stream())
         .map(i -> new TopicPartition(i.topic(), i.partition())).toList();
     if (parts.isEmpty()) {
+      consumer.close();
       throw new IllegalArgumentException("the broker has no topic " + topics.results().name() + ": is the query service's stack running?");
     }
     consumer.assign(parts);
     consumer.seekToEnd(parts);
     parts.forEach(consumer::position);
+    return consumer;
   }
 
   Outcome ask(QuestionRequested q, Duration timeout) throws Exception {
