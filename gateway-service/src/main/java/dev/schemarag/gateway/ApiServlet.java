@@ -135,12 +135,27 @@ final class ApiServlet extends HttpServlet {
     return (String) req.getAttribute(GatewayFilter.PRINCIPAL);
   }
 
+  /** How much of a refused body is still read and dropped; beyond it the connection is given up. */
+  private static final long MAX_SWALLOWED_BYTES = 2L * 1024 * 1024;
+
+  private static void swallow(InputStream in, long max) throws IOException {
+    byte[] sink = new byte[8192];
+    long read = 0;
+    int n;
+    while (read < max && (n = in.read(sink, 0, (int) Math.min(sink.length, max - read))) >= 0) {
+      read += n;
+    }
+  }
+
   /** The body, up to the limit (a chunked body declares no length, so it is counted here). */
   private String body(HttpServletRequest req) throws IOException {
     int limit = core.settings().maxBodyBytes();
     try (InputStream in = req.getInputStream()) {
       byte[] bytes = in.readNBytes(limit + 1);
       if (bytes.length > limit) {
+        // Read past the rest of a body of moderate size (as servlet containers swallow up to a bound), so the connection
+        // stays usable: closing it with unread bytes can reset it under the client's next request.
+        swallow(in, MAX_SWALLOWED_BYTES);
         throw Problem.of(413, "body-too-large", "Body too large",
             "the body is over " + limit + " bytes (gateway.max.body.bytes)").raise();
       }
