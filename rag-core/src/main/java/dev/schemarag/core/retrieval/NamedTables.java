@@ -11,9 +11,12 @@ import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.pcollections.HashTreePMap;
+import org.pcollections.PMap;
 
 /**
  * Which tables a question names: by the table's own name (singular or plural, as stems), by a
@@ -29,7 +32,7 @@ final class NamedTables {
   private static final int NAME_LIKE_COMMENT = 3;
 
   /** What names each table: its phrases, its two-word columns (naming it while no other table has them), its roles. */
-  private final Map<String, Names> byTable;
+  private final PMap<String, Names> byTable;
   /** Per normalized column name, how many tables have it. */
   private final Map<String, Integer> columnTables;
   private final SchemaModel model;
@@ -52,13 +55,14 @@ final class NamedTables {
   NamedTables(SchemaModel model, Map<String, String> glossText, Map<String, Integer> columnTables) {
     this.model = model;
     this.columnTables = columnTables;
-    this.byTable = new HashMap<>();
+    Map<String, Names> byTable = new HashMap<>();
     for (Table t : model.tables()) {
       byTable.put(t.name(), names(model, t, glossText.get(t.name())));
     }
+    this.byTable = HashTreePMap.from(byTable);
   }
 
-  private NamedTables(Map<String, Names> byTable, SchemaModel model, Map<String, Integer> columnTables) {
+  private NamedTables(PMap<String, Names> byTable, SchemaModel model, Map<String, Integer> columnTables) {
     this.model = model;
     this.byTable = byTable;
     this.columnTables = columnTables;
@@ -71,10 +75,10 @@ final class NamedTables {
    * @param glossText the gloss text of the changed tables that have one
    */
   NamedTables withTables(SchemaModel next, Set<String> changed, Map<String, String> glossText, Map<String, Integer> nextColumnTables) {
-    Map<String, Names> copy = new HashMap<>(byTable);
+    PMap<String, Names> copy = byTable;
     for (String name : changed) {
-      copy.remove(name);
-      next.table(name).ifPresent(t -> copy.put(name, names(next, t, glossText.get(name))));
+      Optional<Table> t = next.table(name);
+      copy = t.isPresent() ? copy.plus(name, names(next, t.get(), glossText.get(name))) : copy.minus(name);
     }
     return new NamedTables(copy, next, nextColumnTables);
   }

@@ -21,6 +21,11 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.pcollections.HashTreePMap;
+import org.pcollections.OrderedPMap;
+import org.pcollections.OrderedPSet;
+import org.pcollections.PMap;
+import org.pcollections.PSet;
 
 /**
  * What the engine keeps in memory for one database: the schema model, the lexical index, the
@@ -49,10 +54,10 @@ public final class SchemaIndex {
 
   final SchemaModel model;
   final LexicalIndex lexical;
-  final Map<String, String> ddl;
-  final Map<String, Integer> ddlTokens;
+  final PMap<String, String> ddl;
+  final PMap<String, Integer> ddlTokens;
   /** Column name (normalized) -> number of tables that have it. */
-  final Map<String, Integer> columnDf;
+  final PMap<String, Integer> columnDf;
   final Set<ChunkKind> kinds;
   private final Map<ChunkKind, Integer> kindCounts;
   /** BM25 over one document per module (its tables' and columns' names and texts); empty without modules. */
@@ -61,14 +66,16 @@ public final class SchemaIndex {
   private final LexicalIndex moduleIndex;
   /** Modules that have a document (some table of theirs has a table or column chunk). */
   private final Set<String> moduleDocs;
-  final Map<String, String> moduleOf;
+  final PMap<String, String> moduleOf;
+  /** Per module, its tables in the model's order: to rebuild a module's document from its tables alone. */
+  private final PMap<String, PSet<String>> tablesOfModule;
   final int schemaTokens;
   /** Which tables a question names. */
   final NamedTables named;
   /** Query-pattern chunks by table and pattern name: dense hits name them, the packet carries their SQL. */
-  private final Map<String, Chunk> patterns;
+  private final PMap<String, Chunk> patterns;
   /** What it was built from, by table: to update it, and to build a role's view of it ({@link #restrictedTo}). */
-  private final Map<String, List<Chunk>> chunks;
+  private final PMap<String, List<Chunk>> chunks;
   private final RetrievalSettings settings;
   private final long version;
 
@@ -79,23 +86,29 @@ public final class SchemaIndex {
     Map<String, List<Chunk>> byTable = new LinkedHashMap<>();
     chunks.forEach(c -> byTable.computeIfAbsent(c.table(), k -> new ArrayList<>()).add(c));
     byTable.replaceAll((t, cs) -> List.copyOf(cs));
-    this.chunks = byTable;
+    this.chunks = OrderedPMap.<String, List<Chunk>>empty().plusAll(byTable);
     this.lexical = new LexicalIndex(chunks, settings.bm25K1(), settings.bm25B());
     this.kindCounts = new EnumMap<>(ChunkKind.class);
     chunks.forEach(c -> kindCounts.merge(c.kind(), 1, Integer::sum));
     this.kinds = Collections.unmodifiableSet(kindCounts.keySet());
-    this.ddl = new HashMap<>();
-    this.ddlTokens = new HashMap<>();
-    this.columnDf = new HashMap<>();
+    Map<String, String> ddl = new HashMap<>();
+    Map<String, Integer> ddlTokens = new HashMap<>();
+    Map<String, Integer> columnDf = new HashMap<>();
+    Map<String, PSet<String>> tablesOfModule = new HashMap<>();
     int total = 0;
     for (Table t : model.tables()) {
       total += describe(model, t, ddl, ddlTokens);
       countColumns(t, columnDf, 1);
+      t.module().ifPresent(m -> tablesOfModule.merge(m, OrderedPSet.singleton(t.name()), (a, b) -> a.plusAll(b)));
     }
+    this.ddl = HashTreePMap.from(ddl);
+    this.ddlTokens = HashTreePMap.from(ddlTokens);
+    this.columnDf = HashTreePMap.from(columnDf);
+    this.tablesOfModule = HashTreePMap.from(tablesOfModule);
     this.schemaTokens = total;
     Map<String, StringBuilder> moduleText = new LinkedHashMap<>();
-    this.moduleOf = new HashMap<>();
-    this.patterns = new HashMap<>();
+    Map<String, String> moduleOf = new HashMap<>();
+    Map<String, Chunk> patterns = new HashMap<>();
     for (Chunk c : chunks) {
       if (c.kind() == ChunkKind.QUERY) {
         c.subject().ifPresent(name -> patterns.put(patternKey(c.table(), name), c));
@@ -107,17 +120,19 @@ public final class SchemaIndex {
         }
       });
     }
-    this.named = new NamedTables(model, glossText(byTable, byTable.keySet()), columnDf);
+    this.moduleOf = HashTreePMap.from(moduleOf);
+    this.patterns = HashTreePMap.from(patterns);
+    this.named = new NamedTables(model, glossText(byTable, byTable.keySet()), this.columnDf);
     this.moduleDocs = Set.copyOf(moduleText.keySet());
     this.moduleIndex = moduleText.size() < 2 ? null : LexicalIndex.of(moduleText.entrySet().stream()
         .map(e -> moduleDoc(e.getKey(), e.getValue().toString())).toList(), settings.bm25K1(), settings.bm25B());
     this.modules = Optional.ofNullable(moduleIndex);
   }
 
-  private SchemaIndex(SchemaIndex before, SchemaModel model, LexicalIndex lexical, Map<String, String> ddl, Map<String, Integer> ddlTokens,
-                      Map<String, Integer> columnDf, Map<ChunkKind, Integer> kindCounts, LexicalIndex moduleIndex, Set<String> moduleDocs,
-                      Map<String, String> moduleOf, int schemaTokens, NamedTables named, Map<String, Chunk> patterns,
-                      Map<String, List<Chunk>> chunks) {
+  private SchemaIndex(SchemaIndex before, SchemaModel model, LexicalIndex lexical, PMap<String, String> ddl, PMap<String, Integer> ddlTokens,
+                      PMap<String, Integer> columnDf, Map<ChunkKind, Integer> kindCounts, LexicalIndex moduleIndex, Set<String> moduleDocs,
+                      PMap<String, String> moduleOf, PMap<String, PSet<String>> tablesOfModule, int schemaTokens, NamedTables named,
+                      PMap<String, Chunk> patterns, PMap<String, List<Chunk>> chunks) {
     this.model = model;
     this.lexical = lexical;
     this.ddl = ddl;
@@ -129,6 +144,7 @@ public final class SchemaIndex {
     this.moduleDocs = moduleDocs;
     this.modules = moduleDocs.size() < 2 ? Optional.empty() : Optional.of(moduleIndex);
     this.moduleOf = moduleOf;
+    this.tablesOfModule = tablesOfModule;
     this.schemaTokens = schemaTokens;
     this.named = named;
     this.patterns = patterns;
@@ -149,61 +165,84 @@ public final class SchemaIndex {
     }
     Map<String, Optional<Table>> definitions = new LinkedHashMap<>();
     List<ForeignKey> edges = new ArrayList<>();
-    Map<String, List<Chunk>> nextChunks = new LinkedHashMap<>(chunks);
+    PMap<String, List<Chunk>> nextChunks = chunks;
     Map<String, List<LexicalIndex.Doc>> docs = new LinkedHashMap<>();
     for (TableChange c : changes) {
       if (definitions.put(c.table(), c.definition()) != null) {
         throw new IllegalArgumentException("table " + c.table() + " is changed twice in one step");
       }
       edges.addAll(c.edges());
-      if (c.chunks().isEmpty()) {
-        nextChunks.remove(c.table());
-      } else {
-        nextChunks.put(c.table(), c.chunks());
-      }
+      nextChunks = c.chunks().isEmpty() ? nextChunks.minus(c.table()) : nextChunks.plus(c.table(), c.chunks());
       docs.put(c.table(), LexicalIndex.docsOf(c.chunks()));
     }
     SchemaModel next = model.withTables(definitions, edges);
     Set<String> changed = definitions.keySet();
 
-    Map<String, String> nextDdl = new HashMap<>(ddl);
-    Map<String, Integer> nextDdlTokens = new HashMap<>(ddlTokens);
-    Map<String, Integer> nextColumnDf = new HashMap<>(columnDf);
+    PMap<String, String> nextDdl = ddl;
+    PMap<String, Integer> nextDdlTokens = ddlTokens;
+    Map<String, Integer> dfChanges = new HashMap<>();
     Map<ChunkKind, Integer> nextKinds = new EnumMap<>(kindCounts);
-    Map<String, String> nextModuleOf = new HashMap<>(moduleOf);
-    Map<String, Chunk> nextPatterns = new HashMap<>(patterns);
+    PMap<String, String> nextModuleOf = moduleOf;
+    PMap<String, PSet<String>> nextTablesOfModule = tablesOfModule;
+    PMap<String, Chunk> nextPatterns = patterns;
     int tokens = schemaTokens;
     Set<String> touchedModules = new LinkedHashSet<>();
     for (String name : changed) {
       Optional<Table> old = model.table(name);
       Optional<Table> now = next.table(name);
+      Optional<String> oldModule = old.flatMap(Table::module);
+      Optional<String> newModule = now.flatMap(Table::module);
       if (old.isPresent()) {
-        tokens -= nextDdlTokens.getOrDefault(name, 0);
-        nextDdl.remove(name);
-        nextDdlTokens.remove(name);
-        countColumns(old.get(), nextColumnDf, -1);
-        old.get().module().ifPresent(touchedModules::add);
+        tokens -= ddlTokens.getOrDefault(name, 0);
+        nextDdl = nextDdl.minus(name);
+        nextDdlTokens = nextDdlTokens.minus(name);
+        countColumns(old.get(), dfChanges, -1);
+        oldModule.ifPresent(touchedModules::add);
       }
       if (now.isPresent()) {
-        tokens += describe(next, now.get(), nextDdl, nextDdlTokens);
-        countColumns(now.get(), nextColumnDf, 1);
-        now.get().module().ifPresent(touchedModules::add);
+        String d = Chunker.compactDdl(next, now.get());
+        int t = ddlTokens(d);
+        nextDdl = nextDdl.plus(name, d);
+        nextDdlTokens = nextDdlTokens.plus(name, t);
+        tokens += t;
+        countColumns(now.get(), dfChanges, 1);
+        newModule.ifPresent(touchedModules::add);
       }
-      for (Chunk c : chunks.getOrDefault(name, List.of())) {
+      if (!oldModule.equals(newModule)) {
+        // A table keeps its place in its module while it stays there, as in the model.
+        if (oldModule.isPresent()) {
+          PSet<String> left = nextTablesOfModule.get(oldModule.get()).minus(name);
+          nextTablesOfModule = left.isEmpty() ? nextTablesOfModule.minus(oldModule.get()) : nextTablesOfModule.plus(oldModule.get(), left);
+        }
+        if (newModule.isPresent()) {
+          PSet<String> joined = nextTablesOfModule.getOrDefault(newModule.get(), OrderedPSet.empty());
+          nextTablesOfModule = nextTablesOfModule.plus(newModule.get(), joined.plus(name));
+        }
+      }
+      for (Chunk c : chunksOf(chunks, name)) {
         nextKinds.merge(c.kind(), -1, Integer::sum);
-        c.subject().filter(s -> c.kind() == ChunkKind.QUERY).ifPresent(s -> nextPatterns.remove(patternKey(name, s)));
+        if (c.kind() == ChunkKind.QUERY && c.subject().isPresent()) {
+          nextPatterns = nextPatterns.minus(patternKey(name, c.subject().get()));
+        }
       }
-      List<Chunk> nowChunks = nextChunks.getOrDefault(name, List.of());
+      List<Chunk> nowChunks = chunksOf(nextChunks, name);
       for (Chunk c : nowChunks) {
         nextKinds.merge(c.kind(), 1, Integer::sum);
-        c.subject().filter(s -> c.kind() == ChunkKind.QUERY).ifPresent(s -> nextPatterns.put(patternKey(name, s), c));
+        if (c.kind() == ChunkKind.QUERY && c.subject().isPresent()) {
+          nextPatterns = nextPatterns.plus(patternKey(name, c.subject().get()), c);
+        }
       }
-      nextModuleOf.remove(name);
-      if (!nowChunks.isEmpty()) {
-        now.flatMap(Table::module).ifPresent(m -> nextModuleOf.put(name, m));
+      nextModuleOf = nextModuleOf.minus(name);
+      if (!nowChunks.isEmpty() && newModule.isPresent()) {
+        nextModuleOf = nextModuleOf.plus(name, newModule.get());
       }
     }
     nextKinds.values().removeIf(n -> n == 0);
+    PMap<String, Integer> nextColumnDf = columnDf;
+    for (Map.Entry<String, Integer> e : dfChanges.entrySet()) {
+      int n = columnDf.getOrDefault(e.getKey(), 0) + e.getValue();
+      nextColumnDf = n == 0 ? nextColumnDf.minus(e.getKey()) : nextColumnDf.plus(e.getKey(), n);
+    }
 
     // Names of the changed tables and of those their keys touch(ed): a role is a foreign key of its table.
     Set<String> renamed = new LinkedHashSet<>(changed);
@@ -216,13 +255,11 @@ public final class SchemaIndex {
     // The documents of the modules the changed tables left or joined, rebuilt from their tables' chunks.
     Set<String> nextModuleDocs = new LinkedHashSet<>(moduleDocs);
     Map<String, StringBuilder> moduleText = new LinkedHashMap<>();
-    if (!touchedModules.isEmpty()) {
-      for (Table t : next.tables()) {
-        if (t.module().isPresent() && touchedModules.contains(t.module().get())) {
-          for (Chunk c : nextChunks.getOrDefault(t.name(), List.of())) {
-            if (inModuleText(c)) {
-              moduleText.computeIfAbsent(t.module().get(), k -> new StringBuilder()).append(c.embedText()).append('\n');
-            }
+    for (String m : touchedModules) {
+      for (String table : nextTablesOfModule.getOrDefault(m, OrderedPSet.empty())) {
+        for (Chunk c : chunksOf(nextChunks, table)) {
+          if (inModuleText(c)) {
+            moduleText.computeIfAbsent(m, k -> new StringBuilder()).append(c.embedText()).append('\n');
           }
         }
       }
@@ -248,7 +285,13 @@ public final class SchemaIndex {
     }
     LexicalIndex nextLexical = lexical.withTables(docs);
     return new SchemaIndex(this, next, nextLexical, nextDdl, nextDdlTokens, nextColumnDf, nextKinds, nextModuleIndex,
-        Set.copyOf(nextModuleDocs), nextModuleOf, tokens, nextNamed, nextPatterns, nextChunks);
+        Set.copyOf(nextModuleDocs), nextModuleOf, nextTablesOfModule, tokens, nextNamed, nextPatterns, nextChunks);
+  }
+
+  /** A table's chunks (none for a table without); {@code getOrDefault} would scan an ordered persistent map for a table it lacks. */
+  private static List<Chunk> chunksOf(Map<String, List<Chunk>> chunks, String table) {
+    List<Chunk> cs = chunks.get(table);
+    return cs == null ? List.of() : cs;
   }
 
   /** How many changes this index has had since it was built (0: as loaded). */
@@ -268,7 +311,7 @@ public final class SchemaIndex {
     Map<String, StringBuilder> text = new LinkedHashMap<>();
     for (Table t : model.tables()) {
       t.module().ifPresent(m -> {
-        for (Chunk c : chunks.getOrDefault(t.name(), List.of())) {
+        for (Chunk c : chunksOf(chunks, t.name())) {
           if (inModuleText(c)) {
             text.computeIfAbsent(m, k -> new StringBuilder()).append(c.embedText()).append('\n');
           }
@@ -281,10 +324,15 @@ public final class SchemaIndex {
   /** Puts the table's compact DDL and its size in tokens; returns the size. */
   private static int describe(SchemaModel model, Table t, Map<String, String> ddl, Map<String, Integer> ddlTokens) {
     String d = Chunker.compactDdl(model, t);
-    int tokens = Math.max(1, d.length() / 4);
+    int tokens = ddlTokens(d);
     ddl.put(t.name(), d);
     ddlTokens.put(t.name(), tokens);
     return tokens;
+  }
+
+  /** A compact DDL's size in tokens, roughly. */
+  private static int ddlTokens(String ddl) {
+    return Math.max(1, ddl.length() / 4);
   }
 
   /** Adds (or with -1 takes away) the table's distinct column names to the counts; a count that falls to 0 goes. */
@@ -300,7 +348,7 @@ public final class SchemaIndex {
   private static Map<String, String> glossText(Map<String, List<Chunk>> chunks, Collection<String> tables) {
     Map<String, String> out = new HashMap<>();
     for (String t : tables) {
-      for (Chunk c : chunks.getOrDefault(t, List.of())) {
+      for (Chunk c : chunksOf(chunks, t)) {
         if (c.kind() == ChunkKind.OVERVIEW) {
           out.put(t, c.embedText());
         }

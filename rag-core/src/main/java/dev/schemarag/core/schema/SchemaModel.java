@@ -2,45 +2,74 @@ package dev.schemarag.core.schema;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.pcollections.HashTreePMap;
+import org.pcollections.OrderedPMap;
+import org.pcollections.PMap;
 
-/** The tables of one database with their foreign keys, navigable in both directions. Immutable. */
+/**
+ * The tables of one database with their foreign keys, navigable in both directions. Immutable; a
+ * changed copy ({@link #withTables}) shares every entry it does not change (persistent maps), so a
+ * change costs what its tables cost, not the schema's size.
+ */
 public final class SchemaModel {
 
   private final String databaseId;
-  private final Map<String, Table> tables;
-  private final List<ForeignKey> foreignKeys;
-  private final Map<String, List<ForeignKey>> outgoing;
-  private final Map<String, List<ForeignKey>> incoming;
+  /**
+   * In the order tables came in; a replaced table keeps its place, a new one comes last. Asked with
+   * {@code get} only: this map's {@code containsKey} is a scan.
+   */
+  private final PMap<String, Table> tables;
+  private final PMap<String, List<ForeignKey>> outgoing;
+  private final PMap<String, List<ForeignKey>> incoming;
+  /** Every key in the catalog's order: built when first asked for (a model patched table by table rarely is). */
+  private volatile List<ForeignKey> foreignKeys;
 
   /** The order foreign keys are kept in: the catalog's (constraint name, then table). */
-  private static final java.util.Comparator<ForeignKey> CATALOG_ORDER = java.util.Comparator.comparing(ForeignKey::name,
-      java.util.Comparator.nullsFirst(java.util.Comparator.<String>naturalOrder())).thenComparing(ForeignKey::fromTable);
+  private static final Comparator<ForeignKey> CATALOG_ORDER = Comparator.comparing(ForeignKey::name,
+      Comparator.nullsFirst(Comparator.<String>naturalOrder())).thenComparing(ForeignKey::fromTable);
 
   public SchemaModel(String databaseId, Collection<Table> tables, Collection<ForeignKey> foreignKeys) {
     this.databaseId = databaseId;
-    Map<String, Table> byName = new LinkedHashMap<>();
-    tables.forEach(t -> byName.put(t.name(), t));
-    this.tables = java.util.Collections.unmodifiableMap(byName);
+    PMap<String, Table> byName = OrderedPMap.empty();
+    for (Table t : tables) {
+      byName = byName.plus(t.name(), t);
+    }
+    this.tables = byName;
     // Keep only keys whose both ends are in the model: a dangling FK cannot be joined. In one order
     // (the catalog's: constraint name, then table) whatever order they came in, so that a model
     // patched table by table gives the same relationship chunks as one read whole.
-    this.foreignKeys = foreignKeys.stream()
-        .filter(fk -> byName.containsKey(fk.fromTable()) && byName.containsKey(fk.toTable()))
-        .sorted(CATALOG_ORDER)
-        .toList();
-    this.outgoing = new HashMap<>();
-    this.incoming = new HashMap<>();
-    for (ForeignKey fk : this.foreignKeys) {
-      outgoing.computeIfAbsent(fk.fromTable(), k -> new ArrayList<>()).add(fk);
-      incoming.computeIfAbsent(fk.toTable(), k -> new ArrayList<>()).add(fk);
+    List<ForeignKey> kept = new ArrayList<>();
+    for (ForeignKey fk : foreignKeys) {
+      if (byName.get(fk.fromTable()) != null && byName.get(fk.toTable()) != null) {
+        kept.add(fk);
+      }
     }
+    kept.sort(CATALOG_ORDER);
+    this.foreignKeys = List.copyOf(kept);
+    Map<String, List<ForeignKey>> out = new HashMap<>();
+    Map<String, List<ForeignKey>> in = new HashMap<>();
+    for (ForeignKey fk : this.foreignKeys) {
+      out.computeIfAbsent(fk.fromTable(), k -> new ArrayList<>()).add(fk);
+      in.computeIfAbsent(fk.toTable(), k -> new ArrayList<>()).add(fk);
+    }
+    this.outgoing = frozen(out);
+    this.incoming = frozen(in);
+  }
+
+  private static PMap<String, List<ForeignKey>> frozen(Map<String, List<ForeignKey>> lists) {
+    PMap<String, List<ForeignKey>> out = HashTreePMap.empty();
+    for (Map.Entry<String, List<ForeignKey>> e : lists.entrySet()) {
+      out = out.plus(e.getKey(), List.copyOf(e.getValue()));
+    }
+    return out;
   }
 
   public String databaseId() {
@@ -48,7 +77,7 @@ public final class SchemaModel {
   }
 
   public Collection<Table> tables() {
-    return tables.values();
+    return Collections.unmodifiableCollection(tables.values());
   }
 
   public Optional<Table> table(String name) {
@@ -60,7 +89,15 @@ public final class SchemaModel {
   }
 
   public List<ForeignKey> foreignKeys() {
-    return foreignKeys;
+    List<ForeignKey> all = foreignKeys;
+    if (all == null) {
+      List<ForeignKey> collected = new ArrayList<>();
+      outgoing.values().forEach(collected::addAll);
+      collected.sort(CATALOG_ORDER);
+      all = List.copyOf(collected);
+      foreignKeys = all;
+    }
+    return all;
   }
 
   public List<ForeignKey> outgoing(String table) {
@@ -90,19 +127,6 @@ public final class SchemaModel {
     return n;
   }
 
-  /** A copy with one table replaced, added ({@code table} present) or removed (empty). */
-  public SchemaModel withTable(String name, Optional<Table> table, List<ForeignKey> itsOutgoing) {
-    Map<String, Table> next = new LinkedHashMap<>(tables);
-    List<ForeignKey> fks = new ArrayList<>(foreignKeys.stream().filter(fk -> !fk.fromTable().equals(name)).toList());
-    if (table.isPresent()) {
-      next.put(name, table.get());
-      fks.addAll(itsOutgoing);
-    } else {
-      next.remove(name);
-    }
-    return new SchemaModel(databaseId, next.values(), fks);
-  }
-
   /**
    * A copy with several tables replaced, added (present) or removed (empty), and every foreign key
    * touching one of them, in either direction, replaced by {@code edges}: as the catalog now
@@ -110,26 +134,25 @@ public final class SchemaModel {
    * catalog's order, as a model read whole has them.
    */
   public SchemaModel withTables(Map<String, Optional<Table>> changed, Collection<ForeignKey> edges) {
-    Map<String, Table> next = new LinkedHashMap<>(tables);
-    changed.forEach((name, table) -> {
+    PMap<String, Table> next = tables;
+    for (Map.Entry<String, Optional<Table>> e : changed.entrySet()) {
+      String name = e.getKey();
+      Optional<Table> table = e.getValue();
       if (table.isPresent()) {
         if (!table.get().name().equals(name)) {
           throw new IllegalArgumentException("table " + table.get().name() + " given as " + name);
         }
-        next.put(name, table.get());
+        next = next.plus(name, table.get());
       } else {
-        next.remove(name);
+        next = next.minus(name);
       }
-    });
-    // Only the keys' lists of the tables they touch are rebuilt: the others are shared with this model.
+    }
+    // Only the key lists of the tables the old and the new keys touch are rebuilt: the others are shared.
     Set<String> touched = new LinkedHashSet<>(changed.keySet());
-    List<ForeignKey> fks = new ArrayList<>(foreignKeys.size() + edges.size());
-    for (ForeignKey fk : foreignKeys) {
-      if (changed.containsKey(fk.fromTable()) || changed.containsKey(fk.toTable())) {
+    for (String name : changed.keySet()) {
+      for (ForeignKey fk : edges(name)) {
         touched.add(fk.fromTable());
         touched.add(fk.toTable());
-      } else {
-        fks.add(fk);
       }
     }
     Set<ForeignKey> added = new LinkedHashSet<>();
@@ -138,36 +161,47 @@ public final class SchemaModel {
         throw new IllegalArgumentException("foreign key " + fk.name() + " touches none of the changed tables " + changed.keySet());
       }
       // A key to a table the model does not hold cannot be joined.
-      if (next.containsKey(fk.fromTable()) && next.containsKey(fk.toTable()) && added.add(fk)) {
-        fks.add(fk);
+      if (next.get(fk.fromTable()) != null && next.get(fk.toTable()) != null && added.add(fk)) {
         touched.add(fk.fromTable());
         touched.add(fk.toTable());
       }
     }
-    fks.sort(CATALOG_ORDER);
-    Map<String, List<ForeignKey>> out = new HashMap<>(outgoing);
-    Map<String, List<ForeignKey>> in = new HashMap<>(incoming);
+    PMap<String, List<ForeignKey>> out = outgoing;
+    PMap<String, List<ForeignKey>> in = incoming;
     for (String t : touched) {
-      out.remove(t);
-      in.remove(t);
+      out = replaced(out, t, outgoing(t), added, changed, fk -> fk.fromTable().equals(t));
+      in = replaced(in, t, incoming(t), added, changed, fk -> fk.toTable().equals(t));
     }
-    for (ForeignKey fk : fks) {
-      if (touched.contains(fk.fromTable())) {
-        out.computeIfAbsent(fk.fromTable(), k -> new ArrayList<>()).add(fk);
-      }
-      if (touched.contains(fk.toTable())) {
-        in.computeIfAbsent(fk.toTable(), k -> new ArrayList<>()).add(fk);
+    return new SchemaModel(databaseId, next, out, in);
+  }
+
+  /** One table's key list: its keys that touch no changed table, and the new keys of its side, in the catalog's order. */
+  private static PMap<String, List<ForeignKey>> replaced(PMap<String, List<ForeignKey>> lists, String table, List<ForeignKey> before,
+                                                       Set<ForeignKey> added, Map<String, Optional<Table>> changed,
+                                                       java.util.function.Predicate<ForeignKey> side) {
+    List<ForeignKey> now = new ArrayList<>();
+    for (ForeignKey fk : before) {
+      if (!changed.containsKey(fk.fromTable()) && !changed.containsKey(fk.toTable())) {
+        now.add(fk);
       }
     }
-    return new SchemaModel(databaseId, java.util.Collections.unmodifiableMap(next), List.copyOf(fks), out, in);
+    for (ForeignKey fk : added) {
+      if (side.test(fk)) {
+        now.add(fk);
+      }
+    }
+    if (now.isEmpty()) {
+      return lists.minus(table);
+    }
+    now.sort(CATALOG_ORDER);
+    return lists.plus(table, List.copyOf(now));
   }
 
   /** A model whose parts are already consistent (every key's ends held, the key lists matching the keys). */
-  private SchemaModel(String databaseId, Map<String, Table> tables, List<ForeignKey> foreignKeys,
-                      Map<String, List<ForeignKey>> outgoing, Map<String, List<ForeignKey>> incoming) {
+  private SchemaModel(String databaseId, PMap<String, Table> tables, PMap<String, List<ForeignKey>> outgoing,
+                      PMap<String, List<ForeignKey>> incoming) {
     this.databaseId = databaseId;
     this.tables = tables;
-    this.foreignKeys = foreignKeys;
     this.outgoing = outgoing;
     this.incoming = incoming;
   }

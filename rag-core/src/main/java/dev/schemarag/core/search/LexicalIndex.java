@@ -59,6 +59,8 @@ import org.apache.lucene.search.spell.SuggestWord;
 import org.apache.lucene.store.ByteBuffersDirectory;
 import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.BytesRef;
+import org.pcollections.HashTreePMap;
+import org.pcollections.PMap;
 
 /**
  * BM25 (Lucene) over chunk texts, one in-memory index per loaded schema. Each instance is an
@@ -140,7 +142,7 @@ public final class LexicalIndex {
   private final IndexSearcher searcher;
   /** Live statistics of the text field, and each table's share of them. */
   private final Counts total;
-  private final Map<String, Counts> byTable;
+  private final PMap<String, Counts> byTable;
 
   public LexicalIndex(List<Chunk> chunks, double k1, double b) {
     this(docsOf(chunks), k1, b, RETIRED_READER_GRACE_MS);
@@ -159,14 +161,14 @@ public final class LexicalIndex {
       }
       this.generation = 0;
       this.total = sum;
-      this.byTable = counts;
+      this.byTable = HashTreePMap.from(counts);
       this.searcher = searcher(DirectoryReader.open(shared.writer));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot build the lexical index", e);
     }
   }
 
-  private LexicalIndex(Shared shared, long generation, IndexReader reader, Counts total, Map<String, Counts> byTable) {
+  private LexicalIndex(Shared shared, long generation, IndexReader reader, Counts total, PMap<String, Counts> byTable) {
     this.shared = shared;
     this.generation = generation;
     this.total = total;
@@ -212,12 +214,13 @@ public final class LexicalIndex {
             + generation + ", the newest " + shared.latest.get() + ")");
       }
       try {
-        Map<String, Counts> counts = new HashMap<>(byTable);
+        PMap<String, Counts> counts = byTable;
         Counts sum = total;
         for (Map.Entry<String, List<Doc>> e : replacements.entrySet()) {
           String table = e.getKey();
           shared.writer.deleteDocuments(new Term(TABLE, table));
-          Counts before = counts.remove(table);
+          Counts before = counts.get(table);
+          counts = counts.minus(table);
           if (before != null) {
             sum = sum.minus(before);
           }
@@ -230,7 +233,7 @@ public final class LexicalIndex {
             shared.writer.addDocument(document(d));
           }
           if (!e.getValue().isEmpty()) {
-            counts.put(table, now);
+            counts = counts.plus(table, now);
             sum = sum.plus(now);
           }
         }
