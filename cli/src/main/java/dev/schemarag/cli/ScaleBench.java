@@ -65,7 +65,6 @@ final class ScaleBench implements Callable<Integer> {
 
   private static final String DATABASE_ID = "scale";
   private static final String PROBE_SCHEMA = "scale_probe";
-  private static final int WARMUP = 20;
   private static final String SHARED_JVM = "the ingest service, the indexer and the query side's index share this one JVM";
 
   @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
@@ -80,6 +79,11 @@ final class ScaleBench implements Callable<Integer> {
   @Option(names = "--questions", defaultValue = "200",
       description = "dev questions of each benchmark, a seeded sample (default ${DEFAULT-VALUE}; 0 = all)")
   int questions;
+
+  @Option(names = "--warm-up", defaultValue = "200",
+      description = "uncounted questions before the timed ones, dev questions outside the sample, half from each benchmark:"
+          + " a service answers warm, and the JIT compiles the search code over the first few hundred (default ${DEFAULT-VALUE})")
+  int warmUp;
 
   @Option(names = "--changes", defaultValue = "50", description = "schema changes for the freshness figures (default ${DEFAULT-VALUE})")
   int changes;
@@ -99,8 +103,8 @@ final class ScaleBench implements Callable<Integer> {
       description = "name of the throwaway local PostgreSQL cluster (removed afterwards; default ${DEFAULT-VALUE})")
   String pgName;
 
-  /** The benchmark schemas in one model, and their sampled questions by set. */
-  private record Benchmarks(SchemaModel model, Map<String, List<BenchQuestion>> questions) {}
+  /** The benchmark schemas in one model, their sampled questions by set, and the questions to warm up with. */
+  private record Benchmarks(SchemaModel model, Map<String, List<BenchQuestion>> questions, List<BenchQuestion> warmUp) {}
 
   @Override
   public Integer call() throws Exception {
@@ -109,8 +113,8 @@ final class ScaleBench implements Callable<Integer> {
     if (base.optional(ConfigKeys.DB_URL).isPresent()) {
       throw new IllegalArgumentException("bench scale measures a fresh stack with an empty embedding cache: unset db.url");
     }
-    if (changes < 1 || questionEvery < 1 || questions < 0) {
-      throw new IllegalArgumentException("--changes and --question-every must be at least 1 and --questions at least 0");
+    if (changes < 1 || questionEvery < 1 || questions < 0 || warmUp < 0) {
+      throw new IllegalArgumentException("--changes and --question-every must be at least 1, --questions and --warm-up at least 0");
     }
     if (json != null && json.toAbsolutePath().getParent() != null) {
       Files.createDirectories(json.toAbsolutePath().getParent());
@@ -149,6 +153,7 @@ final class ScaleBench implements Callable<Integer> {
     List<Table> tables = new ArrayList<>();
     List<ForeignKey> fks = new ArrayList<>();
     Map<String, List<BenchQuestion>> sets = new LinkedHashMap<>();
+    List<BenchQuestion> warm = new ArrayList<>();
     Set<String> taken = new java.util.HashSet<>();
     for (String set : List.of("spider-union", "bird-union")) {
       Path schema = benchDir.resolve(set).resolve("schema.json");
@@ -177,10 +182,13 @@ final class ScaleBench implements Callable<Integer> {
       List<BenchQuestion> all = new ArrayList<>(BenchQuestion.load(dev));
       Collections.shuffle(all, new Random(seed));
       // Gold names as the catalog reads them back: each benchmark database is a schema of its own.
-      sets.put(set, (questions == 0 ? all : all.subList(0, Math.min(questions, all.size()))).stream()
-          .map(q -> placeGold(renamed, q)).toList());
+      int sampled = questions == 0 ? all.size() : Math.min(questions, all.size());
+      sets.put(set, all.subList(0, sampled).stream().map(q -> placeGold(renamed, q)).toList());
+      // Warmed up on questions outside the sample (on the sample itself when it takes them all).
+      List<BenchQuestion> rest = sampled < all.size() ? all.subList(sampled, all.size()) : all;
+      warm.addAll(rest.subList(0, Math.min(rest.size(), (warmUp + 1) / 2)));
     }
-    return new Benchmarks(new SchemaModel(DATABASE_ID, tables, fks), sets);
+    return new Benchmarks(new SchemaModel(DATABASE_ID, tables, fks), sets, List.copyOf(warm));
   }
 
   private static BenchQuestion placeGold(Map<String, Table> tables, BenchQuestion q) {
@@ -422,9 +430,8 @@ final class ScaleBench implements Callable<Integer> {
   /** Retrieval over the sampled questions of each benchmark, after a warm-up; the figures go into {@code figures}. */
   private static RetrievalMetrics retrieval(Benchmarks bench, SchemaIndexCache indexes, PgDenseSearch dense, Langchain4jEmbedder model,
                                             RetrievalSettings settings, Map<String, Object> figures) {
-    List<BenchQuestion> first = bench.questions().values().iterator().next();
-    for (int i = 0; i < Math.min(WARMUP, first.size()); i++) {
-      new SchemaRetriever(indexes.get(DATABASE_ID), dense, model, settings).retrieve(first.get(i).question());
+    for (BenchQuestion q : bench.warmUp()) {
+      new SchemaRetriever(indexes.get(DATABASE_ID), dense, model, settings).retrieve(q.question());
     }
     RetrievalMetrics all = new RetrievalMetrics();
     Map<String, Object> out = new LinkedHashMap<>();
@@ -444,7 +451,7 @@ final class ScaleBench implements Callable<Integer> {
           metrics.packetF1(), metrics.latencyPercentile(50), metrics.latencyPercentile(95), metrics.latencyPercentile(99));
     }
     out.put("all", quality(all));
-    out.put("warmup_questions", WARMUP);
+    out.put("warmup_questions", bench.warmUp().size());
     figures.put("retrieval", out);
     return all;
   }

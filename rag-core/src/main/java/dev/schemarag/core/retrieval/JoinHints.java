@@ -30,19 +30,30 @@ final class JoinHints {
     return out;
   }
 
-  /** Shortest FK path (at most 3 hops) between each pair of packet tables that are not adjacent. */
+  /**
+   * Shortest FK path (at most 3 hops) between each pair of packet tables that are not adjacent. One
+   * breadth-first search per table serves all the tables after it: a search per pair walked the same
+   * neighbourhood again for every partner, which around hubs of a large schema is thousands of tables.
+   */
   static List<String> paths(SchemaModel model, List<String> tables) {
     List<String> out = new ArrayList<>();
     for (int i = 0; i < tables.size(); i++) {
+      String a = tables.get(i);
+      Set<String> adjacent = model.neighbours(a);
+      Set<String> wanted = new HashSet<>();
       for (int j = i + 1; j < tables.size(); j++) {
-        String a = tables.get(i);
-        String b = tables.get(j);
-        if (model.neighbours(a).contains(b)) {
-          continue;
+        if (!adjacent.contains(tables.get(j))) {
+          wanted.add(tables.get(j));
         }
-        List<ForeignKey> path = shortest(model, a, b);
-        if (!path.isEmpty()) {
-          List<String> conds = path.stream().map(ForeignKey::joinCondition).toList();
+      }
+      if (wanted.isEmpty()) {
+        continue;
+      }
+      Map<String, ForeignKey> via = reached(model, a, wanted);
+      for (int j = i + 1; j < tables.size(); j++) {
+        String b = tables.get(j);
+        if (wanted.contains(b) && via.containsKey(b)) {
+          List<String> conds = path(via, a, b).stream().map(ForeignKey::joinCondition).toList();
           out.add(a + " … " + b + ": " + String.join(" AND ", conds));
         }
       }
@@ -50,32 +61,41 @@ final class JoinHints {
     return out;
   }
 
-  private static List<ForeignKey> shortest(SchemaModel model, String from, String to) {
+  /**
+   * Breadth-first from {@code from} over FKs both ways, at most {@value #MAX_PATH_HOPS} hops: the
+   * key each table was first reached by. A table's entry is set when it is first reached and never
+   * changes, so it is what a search for that table alone would give; the search stops once every
+   * wanted table is reached.
+   */
+  private static Map<String, ForeignKey> reached(SchemaModel model, String from, Set<String> wanted) {
     Map<String, ForeignKey> via = new HashMap<>();
     Map<String, Integer> depth = new HashMap<>();
     Deque<String> queue = new ArrayDeque<>();
     queue.add(from);
     depth.put(from, 0);
-    while (!queue.isEmpty()) {
+    int found = 0;
+    while (!queue.isEmpty() && found < wanted.size()) {
       String cur = queue.poll();
-      if (cur.equals(to)) {
-        break;
-      }
-      if (depth.get(cur) >= MAX_PATH_HOPS) {
+      int d = depth.get(cur);
+      if (d >= MAX_PATH_HOPS) {
         continue;
       }
       for (ForeignKey fk : model.edges(cur)) {
         String next = fk.other(cur);
         if (!depth.containsKey(next)) {
-          depth.put(next, depth.get(cur) + 1);
+          depth.put(next, d + 1);
           via.put(next, fk);
           queue.add(next);
+          if (wanted.contains(next)) {
+            found++;
+          }
         }
       }
     }
-    if (!via.containsKey(to)) {
-      return List.of();
-    }
+    return via;
+  }
+
+  private static List<ForeignKey> path(Map<String, ForeignKey> via, String from, String to) {
     List<ForeignKey> path = new ArrayList<>();
     String cur = to;
     while (!cur.equals(from)) {

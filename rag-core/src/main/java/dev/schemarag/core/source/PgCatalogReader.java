@@ -53,8 +53,14 @@ public final class PgCatalogReader {
       Map<Long, String[]> named = relations(c, schemas, names);
       java.util.Set<Long> partners = new java.util.HashSet<>();
       if (!named.isEmpty()) {
+        // Keys from a named table through pg_constraint's index on conrelid; keys to it through
+        // pg_depend's index on the referenced object (a key depends on the columns it references):
+        // pg_constraint has no index on confrelid, and a scan of it grows with the schema.
         try (PreparedStatement ps = c.prepareStatement("SELECT conrelid::int8, confrelid::int8 FROM pg_constraint"
-            + " WHERE contype = 'f' AND (conrelid = ANY (?::oid[]) OR confrelid = ANY (?::oid[]))")) {
+            + " WHERE contype = 'f' AND conrelid = ANY (?::oid[])"
+            + " UNION SELECT con.conrelid::int8, con.confrelid::int8 FROM pg_depend d JOIN pg_constraint con ON con.oid = d.objid"
+            + " WHERE d.classid = 'pg_constraint'::regclass AND d.refclassid = 'pg_class'::regclass"
+            + " AND d.refobjid = ANY (?::oid[]) AND con.contype = 'f' AND con.confrelid = d.refobjid")) {
           ps.setArray(1, oids(c, named.keySet()));
           ps.setArray(2, oids(c, named.keySet()));
           try (ResultSet rs = ps.executeQuery()) {
