@@ -2,6 +2,7 @@ package dev.schemarag.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.schemarag.core.config.ConfigKeys;
 import dev.schemarag.core.config.SchemaragConfig;
 import dev.schemarag.core.eval.BenchQuestion;
 import dev.schemarag.core.eval.HtmlReport;
@@ -123,7 +124,7 @@ final class EvalCommand implements Callable<Integer> {
           model.foreignKeys().size(), questions.size(), settings.relevanceGate());
       double chunksPerSecond = indexed.chunksPerSecond();
       String dbId = model.databaseId();
-      try (PgDenseSearch dense = new PgDenseSearch(indexed.db(), dbId)) {
+      try (PgDenseSearch dense = new PgDenseSearch(indexed.db(), dbId, config.getInt(ConfigKeys.RETRIEVAL_EF_SEARCH))) {
         // Questions go to the model directly: a cache lookup would cost more than the ~4 ms embedding.
         SchemaRetriever retriever = new SchemaRetriever(index, dense, indexed.model(), settings);
         for (int i = 0; i < Math.min(warmup, questions.size()); i++) {

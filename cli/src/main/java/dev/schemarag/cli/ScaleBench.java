@@ -85,6 +85,11 @@ final class ScaleBench implements Callable<Integer> {
           + " a service answers warm, and the JIT compiles the search code over the first few hundred (default ${DEFAULT-VALUE})")
   int warmUp;
 
+  @Option(names = "--ef-search", split = ",",
+      description = "further pgvector hnsw.ef_search values to measure retrieval with, on the same index, after the configured one"
+          + " (retrieval.dense.ef.search), e.g. 40,100,400")
+  List<Integer> efSearch = List.of();
+
   @Option(names = "--changes", defaultValue = "50", description = "schema changes for the freshness figures (default ${DEFAULT-VALUE})")
   int changes;
 
@@ -113,6 +118,7 @@ final class ScaleBench implements Callable<Integer> {
     if (base.optional(ConfigKeys.DB_URL).isPresent()) {
       throw new IllegalArgumentException("bench scale measures a fresh stack with an empty embedding cache: unset db.url");
     }
+    efSearch.forEach(PgDenseSearch::validEfSearch);
     if (changes < 1 || questionEvery < 1 || questions < 0 || warmUp < 0) {
       throw new IllegalArgumentException("--changes and --question-every must be at least 1, --questions and --warm-up at least 0");
     }
@@ -342,9 +348,27 @@ final class ScaleBench implements Callable<Integer> {
 
         Langchain4jEmbedder model = Langchain4jEmbedder.create(config.get(ConfigKeys.EMBEDDING_MODEL),
             config.get(ConfigKeys.EMBEDDING_BASE_URL), config.get(ConfigKeys.EMBEDDING_API_KEY), config.getInt(ConfigKeys.EMBEDDING_BATCH));
-        try (PgDenseSearch dense = new PgDenseSearch(db, DATABASE_ID)) {
-          RetrievalMetrics steady = retrieval(bench, indexes, dense, model, settings, figures);
+        int configuredEf = config.getInt(ConfigKeys.RETRIEVAL_EF_SEARCH);
+        try (PgDenseSearch dense = new PgDenseSearch(db, DATABASE_ID, configuredEf)) {
+          System.out.printf("retrieval with hnsw.ef_search %d:%n", configuredEf);
+          Map<String, Object> steadyFigures = retrieval(bench, bench.warmUp(), indexes, dense, model, settings);
+          RetrievalMetrics steady = (RetrievalMetrics) steadyFigures.remove("metrics");
+          steadyFigures.put("ef_search", configuredEf);
+          figures.put("retrieval", steadyFigures);
           double steadyP95 = steady.latencyPercentile(95);
+          Map<String, Object> byEf = new LinkedHashMap<>();
+          for (int ef : efSearch) {
+            try (PgDenseSearch other = new PgDenseSearch(db, DATABASE_ID, ef)) {
+              System.out.printf("retrieval with hnsw.ef_search %d:%n", ef);
+              // The JIT is warm by now; a short warm-up fills this connection's caches.
+              Map<String, Object> f = retrieval(bench, bench.warmUp().subList(0, Math.min(20, bench.warmUp().size())), indexes, other, model, settings);
+              f.remove("metrics");
+              byEf.put(String.valueOf(ef), f);
+            }
+          }
+          if (!byEf.isEmpty()) {
+            figures.put("retrieval_by_ef_search", byEf);
+          }
 
           SchemaChanges probe = new SchemaChanges(db, DATABASE_ID, PROBE_SCHEMA);
           probe.createProbe();
@@ -427,10 +451,10 @@ final class ScaleBench implements Callable<Integer> {
     return out;
   }
 
-  /** Retrieval over the sampled questions of each benchmark, after a warm-up; the figures go into {@code figures}. */
-  private static RetrievalMetrics retrieval(Benchmarks bench, SchemaIndexCache indexes, PgDenseSearch dense, Langchain4jEmbedder model,
-                                            RetrievalSettings settings, Map<String, Object> figures) {
-    for (BenchQuestion q : bench.warmUp()) {
+  /** Retrieval over the sampled questions of each benchmark, after a warm-up: its figures, and under "metrics" all of them. */
+  private static Map<String, Object> retrieval(Benchmarks bench, List<BenchQuestion> warmUp, SchemaIndexCache indexes, PgDenseSearch dense,
+                                               Langchain4jEmbedder model, RetrievalSettings settings) {
+    for (BenchQuestion q : warmUp) {
       new SchemaRetriever(indexes.get(DATABASE_ID), dense, model, settings).retrieve(q.question());
     }
     RetrievalMetrics all = new RetrievalMetrics();
@@ -451,9 +475,9 @@ final class ScaleBench implements Callable<Integer> {
           metrics.packetF1(), metrics.latencyPercentile(50), metrics.latencyPercentile(95), metrics.latencyPercentile(99));
     }
     out.put("all", quality(all));
-    out.put("warmup_questions", bench.warmUp().size());
-    figures.put("retrieval", out);
-    return all;
+    out.put("warmup_questions", warmUp.size());
+    out.put("metrics", all);
+    return out;
   }
 
   private static Map<String, Object> quality(RetrievalMetrics m) {

@@ -50,6 +50,7 @@ public final class QueryServices {
   public static QueryService create(SchemaragConfig config, ConnectionSource admin, String dbUrl, TopicCatalog topics,
                                     String bootstrapServers) throws SQLException {
     AccessPolicy policy = AccessPolicy.from(config);
+    int efSearch = PgDenseSearch.validEfSearch(config.getInt(ConfigKeys.RETRIEVAL_EF_SEARCH));
     int poolSize = Math.max(4, config.getInt(ConfigKeys.QUERY_WORKERS) + 1);
     List<AutoCloseable> pools = new ArrayList<>();
     // Each source database: its catalog, its reader role and its connections for execution.
@@ -95,7 +96,7 @@ public final class QueryServices {
     pools.add(ledgerDb);
     // PgDenseSearch holds one connection and is not for concurrent use: one per worker thread and database.
     ThreadLocal<Map<String, DenseSearch>> dense = ThreadLocal.withInitial(HashMap::new);
-    QuestionHandler handler = new QuestionHandler(indexes, id -> dense.get().computeIfAbsent(id, x -> new PgDenseSearch(admin, x)), embedder,
+    QuestionHandler handler = new QuestionHandler(indexes, id -> dense.get().computeIfAbsent(id, x -> new PgDenseSearch(admin, x, efSearch)), embedder,
         retrieval, Langchain4jSqlGenerator.fromConfig(config), id -> sourceOf.apply(id).executor(), AnswerEngine.Settings.from(config),
         config.getInt(ConfigKeys.QUESTION_MAX_CHARS), policy, id -> sourceOf.apply(id).views());
     Map<String, Object> kafka = new HashMap<>(config.withPrefix("kafka."));

@@ -20,19 +20,37 @@ import java.util.Optional;
  */
 public final class PgDenseSearch implements DenseSearch, AutoCloseable {
 
-  /** HNSW candidate list: wide enough that filtering by database and kind still fills the limit. */
-  static final int EF_SEARCH = 200;
+  /** HNSW candidate list by default ({@code retrieval.dense.ef.search}): wide enough that filtering by database and kind still fills the limit. */
+  public static final int EF_SEARCH = 200;
+  /** pgvector's bounds for {@code hnsw.ef_search}. */
+  static final int EF_SEARCH_MAX = 1000;
 
   private final ConnectionSource source;
   private final String databaseId;
+  private final int efSearch;
   private Connection connection;
   private final java.util.Map<ChunkKind, PreparedStatement> queries = new java.util.EnumMap<>(ChunkKind.class);
   /** The same queries over a given set of tables (a role's view). */
   private final java.util.Map<ChunkKind, PreparedStatement> within = new java.util.EnumMap<>(ChunkKind.class);
 
   public PgDenseSearch(ConnectionSource source, String databaseId) {
+    this(source, databaseId, EF_SEARCH);
+  }
+
+  /** @param efSearch HNSW candidate list of each search, 1 to 1,000: larger finds more of the true nearest, slower */
+  public PgDenseSearch(ConnectionSource source, String databaseId, int efSearch) {
     this.source = source;
     this.databaseId = databaseId;
+    this.efSearch = validEfSearch(efSearch);
+  }
+
+  /** The value when pgvector takes it as {@code hnsw.ef_search}; otherwise an error that names the key. */
+  public static int validEfSearch(int efSearch) {
+    if (efSearch < 1 || efSearch > EF_SEARCH_MAX) {
+      throw new IllegalArgumentException("retrieval.dense.ef.search must be between 1 and " + EF_SEARCH_MAX
+          + " (pgvector's hnsw.ef_search), not " + efSearch);
+    }
+    return efSearch;
   }
 
   private void open() throws SQLException {
@@ -42,7 +60,7 @@ public final class PgDenseSearch implements DenseSearch, AutoCloseable {
     connection = source.open();
     PGvector.registerTypes(connection);
     try (Statement s = connection.createStatement()) {
-      s.execute("SET hnsw.ef_search = " + EF_SEARCH);
+      s.execute("SET hnsw.ef_search = " + efSearch);
       // A filtered HNSW scan must look past ef_search candidates, or filtered-out rows starve the result.
       s.execute("SET hnsw.iterative_scan = relaxed_order");
       // This connection runs only k-NN queries. The planner prices a 4,500-row exact scan below the
