@@ -86,7 +86,7 @@ final class ApiServlet extends HttpServlet {
   }
 
   private void ask(HttpServletRequest req, HttpServletResponse resp) throws IOException, AnswerTimeout, InterruptedException {
-    QuestionInput in = QuestionInput.fromJson(body(req), core.settings().questionMaxChars(), false);
+    QuestionInput in = QuestionInput.fromJson(body(req, resp), core.settings().questionMaxChars(), false);
     QuestionRequested q = core.request(in, principal(req));
     String async = Optional.ofNullable(req.getParameter("async")).orElse("false");
     if (async.equals("true")) {
@@ -102,7 +102,7 @@ final class ApiServlet extends HttpServlet {
   }
 
   private void ground(HttpServletRequest req, HttpServletResponse resp) throws IOException, AnswerTimeout, InterruptedException {
-    QuestionInput in = QuestionInput.fromJson(body(req), core.settings().questionMaxChars(), true);
+    QuestionInput in = QuestionInput.fromJson(body(req, resp), core.settings().questionMaxChars(), true);
     Outcome o = core.bus().ask(core.request(in, principal(req)), core.settings().answerTimeout());
     if (o instanceof Outcome.Answered a) {
       JsonResponses.json(resp, 200, OutcomeJson.grounding(a.event()));
@@ -135,27 +135,13 @@ final class ApiServlet extends HttpServlet {
     return (String) req.getAttribute(GatewayFilter.PRINCIPAL);
   }
 
-  /** How much of a refused body is still read and dropped; beyond it the connection is given up. */
-  private static final long MAX_SWALLOWED_BYTES = 2L * 1024 * 1024;
-
-  private static void swallow(InputStream in, long max) throws IOException {
-    byte[] sink = new byte[8192];
-    long read = 0;
-    int n;
-    while (read < max && (n = in.read(sink, 0, (int) Math.min(sink.length, max - read))) >= 0) {
-      read += n;
-    }
-  }
-
   /** The body, up to the limit (a chunked body declares no length, so it is counted here). */
-  private String body(HttpServletRequest req) throws IOException {
+  private String body(HttpServletRequest req, HttpServletResponse resp) throws IOException {
     int limit = core.settings().maxBodyBytes();
     try (InputStream in = req.getInputStream()) {
       byte[] bytes = in.readNBytes(limit + 1);
       if (bytes.length > limit) {
-        // Read past the rest of a body of moderate size (as servlet containers swallow up to a bound), so the connection
-        // stays usable: closing it with unread bytes can reset it under the client's next request.
-        swallow(in, MAX_SWALLOWED_BYTES);
+        RefusedBodies.dropRest(in, resp);
         throw Problem.of(413, "body-too-large", "Body too large",
             "the body is over " + limit + " bytes (gateway.max.body.bytes)").raise();
       }

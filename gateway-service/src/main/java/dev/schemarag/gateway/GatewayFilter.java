@@ -59,6 +59,7 @@ final class GatewayFilter extends HttpFilter {
     }
     long length = req.getContentLengthLong();
     if (length > settings.maxBodyBytes()) {
+      RefusedBodies.dropRest(req.getInputStream(), resp);
       JsonResponses.problem(req, resp, Problem.of(413, "body-too-large", "Body too large",
           "the body has " + length + " bytes; at most " + settings.maxBodyBytes() + " are accepted (gateway.max.body.bytes)"));
       return;
