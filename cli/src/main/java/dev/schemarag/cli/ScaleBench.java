@@ -351,19 +351,17 @@ final class ScaleBench implements Callable<Integer> {
         int configuredEf = config.getInt(ConfigKeys.RETRIEVAL_EF_SEARCH);
         try (PgDenseSearch dense = new PgDenseSearch(db, DATABASE_ID, configuredEf)) {
           System.out.printf("retrieval with hnsw.ef_search %d:%n", configuredEf);
-          Map<String, Object> steadyFigures = retrieval(bench, bench.warmUp(), indexes, dense, model, settings);
-          RetrievalMetrics steady = (RetrievalMetrics) steadyFigures.remove("metrics");
-          steadyFigures.put("ef_search", configuredEf);
-          figures.put("retrieval", steadyFigures);
-          double steadyP95 = steady.latencyPercentile(95);
+          Retrieval steady = retrieval(bench, bench.warmUp(), indexes, dense, model, settings);
+          steady.figures().put("ef_search", configuredEf);
+          figures.put("retrieval", steady.figures());
+          double steadyP95 = steady.all().latencyPercentile(95);
           Map<String, Object> byEf = new LinkedHashMap<>();
           for (int ef : efSearch) {
             try (PgDenseSearch other = new PgDenseSearch(db, DATABASE_ID, ef)) {
               System.out.printf("retrieval with hnsw.ef_search %d:%n", ef);
               // The JIT is warm by now; a short warm-up fills this connection's caches.
-              Map<String, Object> f = retrieval(bench, bench.warmUp().subList(0, Math.min(20, bench.warmUp().size())), indexes, other, model, settings);
-              f.remove("metrics");
-              byEf.put(String.valueOf(ef), f);
+              byEf.put(String.valueOf(ef), retrieval(bench, bench.warmUp().subList(0, Math.min(20, bench.warmUp().size())), indexes, other,
+                  model, settings).figures());
             }
           }
           if (!byEf.isEmpty()) {
@@ -451,9 +449,12 @@ final class ScaleBench implements Callable<Integer> {
     return out;
   }
 
-  /** Retrieval over the sampled questions of each benchmark, after a warm-up: its figures, and under "metrics" all of them. */
-  private static Map<String, Object> retrieval(Benchmarks bench, List<BenchQuestion> warmUp, SchemaIndexCache indexes, PgDenseSearch dense,
-                                               Langchain4jEmbedder model, RetrievalSettings settings) {
+  /** What one retrieval pass measured: its figures for the JSON, and every question's metrics together. */
+  private record Retrieval(Map<String, Object> figures, RetrievalMetrics all) {}
+
+  /** Retrieval over the sampled questions of each benchmark, after a warm-up. */
+  private static Retrieval retrieval(Benchmarks bench, List<BenchQuestion> warmUp, SchemaIndexCache indexes, PgDenseSearch dense,
+                                   Langchain4jEmbedder model, RetrievalSettings settings) {
     for (BenchQuestion q : warmUp) {
       new SchemaRetriever(indexes.get(DATABASE_ID), dense, model, settings).retrieve(q.question());
     }
@@ -476,8 +477,7 @@ final class ScaleBench implements Callable<Integer> {
     }
     out.put("all", quality(all));
     out.put("warmup_questions", warmUp.size());
-    out.put("metrics", all);
-    return out;
+    return new Retrieval(out, all);
   }
 
   private static Map<String, Object> quality(RetrievalMetrics m) {
