@@ -95,6 +95,8 @@ record IndexedSchema(SchemaIndex index, ConnectionSource db, Langchain4jEmbedder
         indexed = new IndexSync(store, embedder, config.getInt(ConfigKeys.EMBEDDING_BATCH))
             .sync(model.databaseId(), Optional.empty(), chunks, 1, pb::stepTo);
       }
+      // As the indexer does after a first snapshot: the graphs built over the stored rows (none when they exist).
+      store.buildVectorIndexes(config.get(ConfigKeys.INDEXER_VECTOR_INDEX_MEMORY));
       double indexSeconds = (System.nanoTime() - t0) / 1e9;
       store.vacuum();
       double chunksPerSecond = chunks.size() / indexSeconds;

@@ -148,6 +148,21 @@ final class LivePipeline implements AutoCloseable {
     return new InitialIndex(tables, chunks, embedded, (System.nanoTime() - t0) / 1e9, (first - t0) / 1e9);
   }
 
+  /**
+   * Waits until the indexer has the store's HNSW indexes, which it builds once the initial snapshot
+   * is written; returns the seconds from {@code t0} (nanoTime), when the pipeline was started.
+   */
+  double awaitVectorIndexes(long t0, Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (!indexer.vectorIndexesReady()) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("the indexer had not built the HNSW indexes after " + timeout.toSeconds() + " s");
+      }
+      Thread.sleep(50);
+    }
+    return (System.nanoTime() - t0) / 1e9;
+  }
+
   /** The earliest timestamp of a record in the topic (0 when it is empty). */
   static long firstRecordTimeMs(SchemaragConfig config, String bootstrap, String topic) {
     try (KafkaConsumer<byte[], byte[]> consumer = readCommitted(config, bootstrap)) {

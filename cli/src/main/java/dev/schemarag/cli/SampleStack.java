@@ -77,6 +77,8 @@ record SampleStack(SchemaragConfig config, String dbUrl, String bootstrap, Conne
       while (updates.poll(QUIET_SECONDS, TimeUnit.SECONDS) != null) {
         // drained
       }
+      // Questions then search the HNSW graphs, as in production, not an exact scan of the rows.
+      pipeline.awaitVectorIndexes(t0, IndexBench.VECTOR_INDEX_TIMEOUT);
       if (!keepIndexing) {
         pipeline.close();
         pipeline = null;

@@ -259,12 +259,8 @@ final class ScaleBench implements Callable<Integer> {
       figures.put("ddl_load_s", round1(loadSeconds));
 
       // The model's own rate on texts spread over the whole schema, not only its first tables.
-      List<Chunk> chunks = Chunker.chunkAll(catalog, Map.of());
-      List<Chunk> spread = new ArrayList<>();
-      for (int i = 0; i < chunks.size(); i += Math.max(1, chunks.size() / 600)) {
-        spread.add(chunks.get(i));
-      }
-      double modelBefore = IndexBench.modelTextsPerSecond(config, spread);
+      List<Chunk> allChunks = Chunker.chunkAll(catalog, Map.of());
+      double modelBefore = IndexBench.modelTextsPerSecond(config, allChunks);
       System.out.printf("embedding model alone: %.0f texts/s%n", modelBefore);
 
       RetrievalSettings settings = RetrievalSettings.from(config);
@@ -301,14 +297,15 @@ final class ScaleBench implements Callable<Integer> {
       })) {
         LivePipeline.InitialIndex initial = LivePipeline.awaitTables(updates, n, start);
         TableIndexer.Timings timings = pipeline.indexerTimings();
+        double vectorIndexes = pipeline.awaitVectorIndexes(start, IndexBench.VECTOR_INDEX_TIMEOUT);
         Map<String, Object> disruptions = disruptions(config, stack, pipeline);
         long firstSnapshotMs = LivePipeline.firstRecordTimeMs(config, stack.bootstrapServers, stack.catalog.tables().name());
         double fromSnapshot = (startWallMs + initial.seconds() * 1000 - firstSnapshotMs) / 1000.0;
         // How long the ingest service took to send every table's snapshot: the indexer cannot be faster.
         LivePipeline.TopicSpan snapshots = LivePipeline.span(config, stack.bootstrapServers, stack.catalog.tables().name());
-        double modelAfter = IndexBench.modelTextsPerSecond(config, spread);
+        double modelAfter = IndexBench.modelTextsPerSecond(config, allChunks);
         System.out.printf("embedding model alone, after the initial index: %.0f texts/s%n", modelAfter);
-        Map<String, Object> index = IndexBench.initialIndexFigures(initial, timings, fromSnapshot, modelBefore, modelAfter);
+        Map<String, Object> index = IndexBench.initialIndexFigures(initial, timings, fromSnapshot, modelBefore, modelAfter, vectorIndexes);
         index.put("disruptions", disruptions);
         index.put("ingest_snapshot_records", snapshots.records());
         index.put("ingest_snapshot_s", round1((snapshots.lastMs() - snapshots.firstMs()) / 1000.0));
@@ -320,6 +317,10 @@ final class ScaleBench implements Callable<Integer> {
         @SuppressWarnings("unchecked")
         Map<String, Object> breakdown = (Map<String, Object>) index.get("time_from_first_snapshot");
         System.out.println(IndexBench.breakdownLine(breakdown));
+        System.out.printf(Locale.ROOT, "HNSW indexes built %.1f s after the last table; from the first snapshot %.1f s to the last table and %.1f s"
+                + " to the HNSW indexes: %.2f and %.2f times the model-bound %.1f s%n", vectorIndexes - initial.seconds(), fromSnapshot,
+            index.get("vector_indexes_built_s_from_first_snapshot"), index.get("times_model_bound"),
+            index.get("times_model_bound_with_vector_indexes"), index.get("model_bound_s"));
         System.out.printf(Locale.ROOT, "the ingest service sent %d table snapshots over %.1f s; disruptions during the initial index: %s%n",
             snapshots.records(), (snapshots.lastMs() - snapshots.firstMs()) / 1000.0, disruptions);
         // The same snapshots again through a second indexer with no state: the embedding cache is warm, the rows stored.

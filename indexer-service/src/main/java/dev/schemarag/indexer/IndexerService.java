@@ -39,12 +39,15 @@ public final class IndexerService implements AutoCloseable {
   private final KafkaStreamsMetrics streamsMetrics;
   private final TableIndexer indexer;
   private final Disruptions disruptions;
+  private final VectorIndexBuilder vectorIndexes;
 
-  private IndexerService(KafkaStreams streams, KafkaStreamsMetrics streamsMetrics, TableIndexer indexer, Disruptions disruptions) {
+  private IndexerService(KafkaStreams streams, KafkaStreamsMetrics streamsMetrics, TableIndexer indexer, Disruptions disruptions,
+                         VectorIndexBuilder vectorIndexes) {
     this.streams = streams;
     this.streamsMetrics = streamsMetrics;
     this.indexer = indexer;
     this.disruptions = disruptions;
+    this.vectorIndexes = vectorIndexes;
   }
 
   /**
@@ -103,6 +106,7 @@ public final class IndexerService implements AutoCloseable {
   /** The indexer with its Kafka Streams, embedding cache, index and dead-letter meters in {@code registry}. */
   public static IndexerService create(SchemaragConfig config, ConnectionSource db, String bootstrapServers, MeterRegistry registry)
       throws SQLException {
+    VectorIndexBuilder.Settings vectorIndexSettings = VectorIndexBuilder.Settings.from(config);
     Langchain4jEmbedder embedder = Langchain4jEmbedder.create(config.get(ConfigKeys.EMBEDDING_MODEL),
         config.get(ConfigKeys.EMBEDDING_BASE_URL), config.get(ConfigKeys.EMBEDDING_API_KEY), config.getInt(ConfigKeys.EMBEDDING_BATCH));
     PgChunkStore store = new PgChunkStore(db);
@@ -124,12 +128,13 @@ public final class IndexerService implements AutoCloseable {
     });
     KafkaStreamsMetrics streamsMetrics = new KafkaStreamsMetrics(streams);
     streamsMetrics.bindTo(registry);
-    return new IndexerService(streams, streamsMetrics, indexer, disruptions);
+    return new IndexerService(streams, streamsMetrics, indexer, disruptions, new VectorIndexBuilder(store, indexer::idle, vectorIndexSettings));
   }
 
   /** Starts and waits until the streams are running. */
   public void start(Duration timeout) throws InterruptedException {
     streams.start();
+    vectorIndexes.start();
     long deadline = System.nanoTime() + timeout.toNanos();
     while (streams.state() != KafkaStreams.State.RUNNING) {
       if (streams.state() == KafkaStreams.State.ERROR || streams.state() == KafkaStreams.State.NOT_RUNNING) {
@@ -145,6 +150,11 @@ public final class IndexerService implements AutoCloseable {
   /** Where the indexer's time went since start: embedding (cache lookups included) and pgvector writes. */
   public TableIndexer.Timings timings() {
     return indexer.timings();
+  }
+
+  /** The store's HNSW indexes exist (found at a check, or built once the initial snapshot was written). */
+  public boolean vectorIndexesReady() {
+    return vectorIndexes.done();
   }
 
   /** Rebalances since the streams first ran (none while one instance indexes alone). */
@@ -172,6 +182,7 @@ public final class IndexerService implements AutoCloseable {
 
   @Override
   public void close() {
+    vectorIndexes.close();
     // Leave the group: a restarted indexer then gets its partitions at once, not after the session timeout.
     streams.close(new KafkaStreams.CloseOptions().leaveGroup(true).timeout(Duration.ofSeconds(20)));
     streamsMetrics.close();

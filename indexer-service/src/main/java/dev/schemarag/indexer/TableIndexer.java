@@ -52,8 +52,17 @@ public final class TableIndexer {
   private final java.util.concurrent.atomic.AtomicLong applyNanos = new java.util.concurrent.atomic.AtomicLong();
   private final java.util.concurrent.atomic.AtomicLong fullBatches = new java.util.concurrent.atomic.AtomicLong();
 
+  /** Batches being handed to the store writer now, and when the last one was (its end), or the indexer made. */
+  private final java.util.concurrent.atomic.AtomicInteger applying = new java.util.concurrent.atomic.AtomicInteger();
+  private volatile long lastApplyNanos = System.nanoTime();
+
   public TableIndexer(IndexSync sync) {
     this.sync = sync;
+  }
+
+  /** How long no batch has been handed to the store writer (since the indexer was made, if none was); zero while one is. */
+  public java.time.Duration idle() {
+    return applying.get() > 0 ? java.time.Duration.ZERO : java.time.Duration.ofNanos(System.nanoTime() - lastApplyNanos);
   }
 
   public String modelId() {
@@ -133,6 +142,7 @@ public final class TableIndexer {
     if (full) {
       fullBatches.incrementAndGet();
     }
+    applying.incrementAndGet();
     try {
       List<IndexSync.Step> steps = new ArrayList<>();
       List<Integer> at = new ArrayList<>();
@@ -149,6 +159,8 @@ public final class TableIndexer {
       }
       return new Written(tables, at, sync.applyAllOverlapped(steps, afterFirstGroup));
     } finally {
+      lastApplyNanos = System.nanoTime();
+      applying.decrementAndGet();
       applyNanos.addAndGet(System.nanoTime() - t0);
     }
   }

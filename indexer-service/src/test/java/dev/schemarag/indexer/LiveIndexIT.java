@@ -135,8 +135,11 @@ class LiveIndexIT {
 
   @Test
   @Order(1)
-  void theFirstStartIndexesEveryTable() {
+  void theFirstStartIndexesEveryTableAndThenBuildsTheVectorIndexes() throws SQLException {
     await().atMost(WAIT).ignoreExceptions().untilAsserted(() -> assertThat(chunks(t("customers"))).containsKeys("overview", "id", "name"));
+    // Once the first snapshot is written and the indexer is quiet, the store has its graphs.
+    await().atMost(WAIT).until(indexer::vectorIndexesReady);
+    assertThat(store.missingVectorIndexes()).isEmpty();
   }
 
   @Test

@@ -66,6 +66,10 @@ public final class ConfigKeys {
       "the indexer embeds and writes the changed tables together once they hold this many chunks to write");
   public static final ConfigKey INDEXER_BATCH_LINGER_MS = new ConfigKey("indexer.batch.linger.ms", "25",
       "the indexer writes the changed tables it holds once no change has come for this long (at the latest after 20 times this long): what a change in a burst waits for its batch");
+  public static final ConfigKey INDEXER_VECTOR_INDEX_QUIET_MS = new ConfigKey("indexer.vector.index.quiet.ms", "2000",
+      "a new store's HNSW indexes are built once the indexer has written chunks and then no batch for this long (after the initial snapshot): building over stored rows is several times cheaper than inserting each row into a graph; until then dense search scans exactly");
+  public static final ConfigKey INDEXER_VECTOR_INDEX_MEMORY = new ConfigKey("indexer.vector.index.memory", "512MB",
+      "PostgreSQL maintenance_work_mem for building the HNSW indexes (kB, MB or GB); the graph should fit in it, about 2 kB per chunk");
   public static final ConfigKey GROUP_SESSION_TIMEOUT_MS = new ConfigKey("group.session.timeout.ms", "10000",
       "how long the broker waits for a query worker or indexer that stopped without leaving (kill -9, a lost machine) before its partitions go to the others (the client default is 45000); kafka.session.timeout.ms wins");
   public static final ConfigKey LOCAL_DIR = new ConfigKey("local.dir", "",
@@ -206,7 +210,8 @@ public final class ConfigKeys {
       QUERY_INDEX_SOURCE,
       INGEST_SLOT, INGEST_PUBLICATION, DOCS_ROOT, DOCS_DEBOUNCE_MS, INDEXER_APP_ID, INDEXER_STATE_DIR,
       HTTP_HOST, INGEST_HTTP_PORT, INDEXER_HTTP_PORT, QUERY_HTTP_PORT,
-      INDEXER_BATCH_CHUNKS, INDEXER_BATCH_LINGER_MS, GROUP_SESSION_TIMEOUT_MS,
+      INDEXER_BATCH_CHUNKS, INDEXER_BATCH_LINGER_MS, INDEXER_VECTOR_INDEX_QUIET_MS, INDEXER_VECTOR_INDEX_MEMORY,
+      GROUP_SESSION_TIMEOUT_MS,
       LOCAL_DIR, LOCAL_PG_NAME,
       EMBEDDING_MODEL, EMBEDDING_BASE_URL, EMBEDDING_API_KEY, EMBEDDING_BATCH,
       RETRIEVAL_TOP_K, RETRIEVAL_THRESHOLD, RETRIEVAL_RELEVANCE_GATE, QUESTION_MAX_CHARS, RETRIEVAL_SMALL_SCHEMA, RETRIEVAL_FK_CAP, RETRIEVAL_HUB_DEGREE,

@@ -21,7 +21,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Chunks and their vectors in pgvector: one row per chunk id, an HNSW (cosine) index. Writes are
+ * Chunks and their vectors in pgvector: one row per chunk id, an HNSW (cosine) index per searched
+ * kind, built once rows are stored ({@link #buildVectorIndexes}). Writes are
  * idempotent upserts guarded by version, so replaying an older step never regresses the index.
  * Vectors are always bound as parameters.
  */
@@ -78,16 +79,90 @@ public final class PgChunkStore implements ChunkStore {
         + " model_id text NOT NULL, embedding vector(" + dimension + ") NOT NULL, version bigint NOT NULL,"
         + " updated_at timestamptz NOT NULL DEFAULT now())");
     s.execute("DROP INDEX IF EXISTS " + SCHEMA + ".chunks_embedding_hnsw");
-    // One partial HNSW index per searched kind: a filtered scan of one big graph loses to a
-    // sequential scan in the planner's eyes, a graph per kind does not.
-    for (ChunkKind kind : SEARCHED_KINDS) {
-      s.execute("CREATE INDEX IF NOT EXISTS chunks_hnsw_" + kind.label() + " ON " + SCHEMA
-          + ".chunks USING hnsw (embedding vector_cosine_ops) WHERE kind = '" + kind.label() + "'");
-    }
+    // The HNSW indexes are not made here: see buildVectorIndexes.
     s.execute("CREATE INDEX IF NOT EXISTS chunks_table ON " + SCHEMA + ".chunks (database_id, table_name)");
     s.execute("CREATE TABLE IF NOT EXISTS " + SCHEMA + ".embedding_cache ("
         + "model_id text NOT NULL, text_hash text NOT NULL, embedding vector NOT NULL, created_at timestamptz NOT NULL DEFAULT now(),"
         + " PRIMARY KEY (model_id, text_hash))");
+  }
+
+  /** The HNSW index dense search uses for one searched kind. */
+  static String vectorIndexName(ChunkKind kind) {
+    return "chunks_hnsw_" + kind.label();
+  }
+
+  /**
+   * Searched kinds whose HNSW index is missing, or invalid (a concurrent build that failed leaves
+   * one behind: it is neither used nor kept up to date).
+   */
+  public List<ChunkKind> missingVectorIndexes() throws SQLException {
+    java.util.Set<String> valid = new java.util.HashSet<>();
+    try (Connection c = db.open(); PreparedStatement ps = c.prepareStatement(
+        "SELECT i.relname FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid JOIN pg_namespace n ON n.oid = i.relnamespace"
+            + " WHERE n.nspname = ? AND x.indisvalid")) {
+      ps.setString(1, SCHEMA);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          valid.add(rs.getString(1));
+        }
+      }
+    }
+    return SEARCHED_KINDS.stream().filter(k -> !valid.contains(vectorIndexName(k))).toList();
+  }
+
+  /** Whether any chunk of a searched kind is stored, in any database. */
+  public boolean holdsSearchedChunks() throws SQLException {
+    try (Connection c = db.open(); PreparedStatement ps = c.prepareStatement(
+        "SELECT EXISTS (SELECT 1 FROM " + SCHEMA + ".chunks WHERE kind = ANY (?))")) {
+      ps.setArray(1, c.createArrayOf("text", SEARCHED_KINDS.stream().map(ChunkKind::label).toArray()));
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        return rs.getBoolean(1);
+      }
+    }
+  }
+
+  /**
+   * Builds the missing HNSW indexes, one partial index per searched kind (a filtered scan of one big
+   * graph loses to a sequential scan in the planner's eyes, a graph per kind does not). Meant for
+   * after a bulk load: PostgreSQL builds a graph over the stored rows several times cheaper than it
+   * inserts the same rows one by one into an existing one, and until then dense search scans the
+   * rows exactly. Built concurrently, so writes go on meanwhile; an invalid index a failed build left
+   * is dropped first. Under a session advisory lock, as several indexers may try at once: one that
+   * finds it taken builds nothing and returns.
+   *
+   * @param maintenanceMemory PostgreSQL's {@code maintenance_work_mem} for the build (the graph
+   *     should fit in it, or the build slows down), e.g. {@code 512MB}
+   * @return the kinds whose index this call built (none when another session is building)
+   */
+  public List<ChunkKind> buildVectorIndexes(String maintenanceMemory) throws SQLException {
+    List<ChunkKind> built = new ArrayList<>();
+    try (Connection c = db.open(); Statement s = c.createStatement()) {
+      c.setAutoCommit(true);
+      try (PreparedStatement ps = c.prepareStatement("SELECT set_config('maintenance_work_mem', ?, false)")) {
+        ps.setString(1, maintenanceMemory);
+        ps.execute();
+      }
+      // Try, not wait: a session blocked on the lock holds a snapshot the other's concurrent build would wait for.
+      try (ResultSet rs = s.executeQuery("SELECT pg_try_advisory_lock(hashtext('" + SCHEMA + ".buildVectorIndexes'))")) {
+        rs.next();
+        if (!rs.getBoolean(1)) {
+          return built;
+        }
+      }
+      try {
+        for (ChunkKind kind : missingVectorIndexes()) {
+          String name = vectorIndexName(kind);
+          s.execute("DROP INDEX CONCURRENTLY IF EXISTS " + SCHEMA + "." + name);
+          s.execute("CREATE INDEX CONCURRENTLY " + name + " ON " + SCHEMA
+              + ".chunks USING hnsw (embedding vector_cosine_ops) WHERE kind = '" + kind.label() + "'");
+          built.add(kind);
+        }
+      } finally {
+        s.execute("SELECT pg_advisory_unlock(hashtext('" + SCHEMA + ".buildVectorIndexes'))");
+      }
+    }
+    return built;
   }
 
   private static int storedDimension(Connection c) throws SQLException {
