@@ -9,6 +9,7 @@ import dev.schemarag.core.docs.MarkdownDocParser;
 import dev.schemarag.core.source.PgCatalogReader;
 import dev.schemarag.core.store.ConnectionSource;
 import dev.schemarag.core.store.PgChunkStore;
+import dev.schemarag.infra.FreePorts;
 import dev.schemarag.infra.Files2;
 import dev.schemarag.infra.KafkaReadiness;
 import dev.schemarag.infra.LocalInfraException;
@@ -278,9 +279,10 @@ final class ProcessStack {
     p.setProperty("home", home.toString());
     p.setProperty("started.at", Instant.now().toString());
     // Ports first: a port in use is said before anything starts.
+    FreePorts ports = new FreePorts();
     for (Proc s : SERVICES) {
       int port = config.getInt(s.portKey());
-      port = port == 0 ? freePort() : requireFree(port, s.portKey());
+      port = port == 0 ? ports.next() : ports.reserve(requireFree(port, s.portKey()));
       serviceConfig.put(s.portKey().name(), Integer.toString(port));
       String host = config.get(s == GATEWAY ? ConfigKeys.GATEWAY_HOST : ConfigKeys.HTTP_HOST);
       p.setProperty(s.urlKey(), "http://" + (host.equals("0.0.0.0") ? "127.0.0.1" : host) + ":" + port);
@@ -301,8 +303,8 @@ final class ProcessStack {
         bootstrap = config.get(ConfigKeys.KAFKA_BOOTSTRAP);
         KafkaReadiness.await(bootstrap, Duration.ofSeconds(30));
       } else {
-        p.setProperty("kafka.port", Integer.toString(freePort()));
-        p.setProperty("kafka.controller.port", Integer.toString(freePort()));
+        p.setProperty("kafka.port", Integer.toString(ports.next()));
+        p.setProperty("kafka.controller.port", Integer.toString(ports.next()));
         bootstrap = "127.0.0.1:" + p.getProperty("kafka.port");
         launch(KAFKA, p);
         writeState(p);
@@ -448,7 +450,9 @@ final class ProcessStack {
       if (!waiting.isEmpty() && System.nanoTime() > deadline) {
         StringBuilder why = new StringBuilder();
         waiting.forEach((s, problem) -> why.append("; ").append(s.name()).append(": ").append(problem));
-        throw new TimeoutException("not ready within " + timeout.toSeconds() + " s" + why + " (logs in " + dir + ")");
+        StringBuilder errors = new StringBuilder();
+        waiting.keySet().forEach(s -> errors.append(errorLines(s)));
+        throw new TimeoutException("not ready within " + timeout.toSeconds() + " s" + why + " (logs in " + dir + ")" + errors);
       }
       if (!waiting.isEmpty()) {
         Thread.sleep(250);
@@ -550,7 +554,8 @@ final class ProcessStack {
       try (Reader r = Files.newBufferedReader(Path.of(p.getProperty("config.file")))) {
         config.load(r);
       }
-      int port = freePort();
+      // the stack's own processes hold theirs
+      int port = new FreePorts().next();
       config.setProperty(proc.portKey().name(), Integer.toString(port));
       if (service == INDEXER) {
         // Two Streams instances of one application on one machine need state directories of their own;
@@ -891,20 +896,33 @@ final class ProcessStack {
     Files.writeString(file, text, StandardCharsets.UTF_8);
   }
 
+  /**
+   * The errors a process logged since it was last started, and what caused them, a few lines: a
+   * stack's logs may be gone by the time someone reads a failed run's report.
+   */
+  private String errorLines(Proc p) {
+    try {
+      List<String> lines = Files.readAllLines(logFile(p));
+      int start = 0;
+      for (int i = 0; i < lines.size(); i++) {
+        if (lines.get(i).startsWith("=== ")) {
+          start = i;
+        }
+      }
+      List<String> errors = lines.subList(start, lines.size()).stream()
+          .filter(l -> l.contains(" ERROR ") || l.startsWith("Caused by:")).limit(8).toList();
+      return errors.isEmpty() ? "" : "\n" + p.name() + " logged:\n" + String.join("\n", errors);
+    } catch (IOException e) {
+      return "";
+    }
+  }
+
   private String logTail(Proc p) {
     try {
       List<String> lines = Files.readAllLines(logFile(p));
       return " (last lines of " + logFile(p) + "):\n" + String.join("\n", lines.subList(Math.max(0, lines.size() - 15), lines.size()));
     } catch (IOException e) {
       return " (see " + logFile(p) + ")";
-    }
-  }
-
-  private static int freePort() {
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException("no free TCP port", e);
     }
   }
 

@@ -24,8 +24,9 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
 
   private EmbeddedKafkaBroker(Path dir) {
     this.dir = dir;
-    int brokerPort = KraftBrokerConfig.freePort();
-    int controllerPort = KraftBrokerConfig.freePort();
+    FreePorts ports = new FreePorts();
+    int brokerPort = ports.next();
+    int controllerPort = ports.next();
     Properties props = KraftBrokerConfig.properties(dir.resolve("data"), brokerPort, controllerPort);
     KraftBrokerConfig.format(props, dir.resolve("server.properties"));
     this.server = new KafkaRaftServer(KafkaConfig.fromProps(props, false), Time.SYSTEM);

@@ -29,8 +29,9 @@ public final class KafkaBrokerProcess {
   public static KafkaBrokerProcess start(Path dir) {
     try {
       Files.createDirectories(dir);
-      int brokerPort = KraftBrokerConfig.freePort();
-      int controllerPort = KraftBrokerConfig.freePort();
+      FreePorts ports = new FreePorts();
+      int brokerPort = ports.next();
+      int controllerPort = ports.next();
       Properties props = KraftBrokerConfig.properties(dir.resolve("data"), brokerPort, controllerPort);
       Path propsFile = dir.resolve("server.properties");
       // Fresh data each start: the embedded default is a throwaway, and a reformat avoids stale cluster ids.

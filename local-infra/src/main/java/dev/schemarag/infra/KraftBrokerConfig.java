@@ -2,7 +2,6 @@ package dev.schemarag.infra;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.Properties;
 
@@ -37,15 +36,6 @@ final class KraftBrokerConfig {
     p.put("log.cleaner.dedupe.buffer.size", "2097152");
     p.put("log.flush.interval.messages", "1000000");
     return p;
-  }
-
-  static int freePort() {
-    try (ServerSocket s = new ServerSocket(0)) {
-      s.setReuseAddress(true);
-      return s.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException("no free TCP port", e);
-    }
   }
 
   /** Formats the storage directory (KRaft needs a cluster id in meta.properties before start). */
