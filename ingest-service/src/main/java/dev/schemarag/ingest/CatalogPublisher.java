@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -35,35 +36,64 @@ final class CatalogPublisher implements AutoCloseable {
 
   private final TopicCatalog topics;
   private final Map<String, Object> kafka;
-  private final KafkaProducer<byte[], byte[]> producer;
+  private final Map<String, Object> producerConfig;
+  private final Consumer<KafkaProducer<byte[], byte[]>> onNewProducer;
+  /** Null after a producer was given up and its successor could not be made yet. */
+  private KafkaProducer<byte[], byte[]> producer;
 
-  CatalogPublisher(TopicCatalog topics, Map<String, Object> kafka, String transactionalId) {
+  /** {@code onNewProducer} sees each producer made (the first, and any that replaces one given up), for its client meters. */
+  CatalogPublisher(TopicCatalog topics, Map<String, Object> kafka, String transactionalId,
+                   Consumer<KafkaProducer<byte[], byte[]>> onNewProducer) {
     this.topics = topics;
     this.kafka = Map.copyOf(kafka);
     Map<String, Object> p = new HashMap<>(kafka);
     p.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
     p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
     p.put(ProducerConfig.LINGER_MS_CONFIG, 0);
-    this.producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
-    // Fences a previous instance with the same id: its unfinished transaction is aborted.
-    producer.initTransactions();
+    this.producerConfig = Map.copyOf(p);
+    this.onNewProducer = onNewProducer;
+    this.producer = newProducer();
   }
 
-  /** The transactional producer, for its client meters. */
-  KafkaProducer<byte[], byte[]> producer() {
-    return producer;
+  private KafkaProducer<byte[], byte[]> newProducer() {
+    KafkaProducer<byte[], byte[]> p = new KafkaProducer<>(producerConfig, new ByteArraySerializer(), new ByteArraySerializer());
+    try {
+      // Fences a previous producer with the same id: its unfinished transaction is aborted.
+      p.initTransactions();
+    } catch (RuntimeException e) {
+      p.close(Duration.ZERO);
+      throw e;
+    }
+    onNewProducer.accept(p);
+    return p;
   }
 
   synchronized void publish(Optional<DdlEvent> ddl, List<TableUpdate> tables) {
-    producer.beginTransaction();
+    if (producer == null) {
+      producer = newProducer();
+    }
     try {
+      producer.beginTransaction();
       ddl.ifPresent(e -> send(topics.ddl(), new DatabaseKey(e.getDatabaseId()), e));
       for (TableUpdate u : tables) {
         send(topics.tables(), u.key(), u.snapshot().orElse(null));
       }
       producer.commitTransaction();
     } catch (RuntimeException e) {
-      producer.abortTransaction();
+      try {
+        producer.abortTransaction();
+      } catch (RuntimeException abortFailed) {
+        // A commit that timed out (its outcome unknown until retried), a fenced or failed producer:
+        // its successor with the same transactional id aborts whatever it left open.
+        e.addSuppressed(abortFailed);
+        producer.close(Duration.ZERO);
+        producer = null;
+        try {
+          producer = newProducer();
+        } catch (RuntimeException notYet) {
+          e.addSuppressed(notYet);
+        }
+      }
       throw e;
     }
   }
@@ -115,7 +145,9 @@ final class CatalogPublisher implements AutoCloseable {
   }
 
   @Override
-  public void close() {
-    producer.close(Duration.ofSeconds(5));
+  public synchronized void close() {
+    if (producer != null) {
+      producer.close(Duration.ofSeconds(5));
+    }
   }
 }

@@ -149,6 +149,18 @@ final class DdlCapture implements AutoCloseable {
     return failure.get() != null;
   }
 
+  /** Why the engine stopped, once it did with an error: the innermost cause's message. */
+  Optional<String> failure() {
+    Throwable t = failure.get();
+    if (t == null) {
+      return Optional.empty();
+    }
+    while (t.getCause() != null && t.getCause() != t) {
+      t = t.getCause();
+    }
+    return Optional.of(t.getClass().getSimpleName() + ": " + t.getMessage());
+  }
+
   @Override
   public void close() {
     try {

@@ -31,6 +31,8 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -89,9 +91,23 @@ public final class IngestService implements AutoCloseable {
   private final AtomicLong docsPublished = new AtomicLong();
   private final List<KafkaClientMetrics> clientMetrics = new ArrayList<>();
   private CatalogPublisher publisher;
+  /** The current transactional producer's meters: a producer given up after a failed transaction is replaced. */
+  private volatile KafkaClientMetrics publisherMetrics;
   private KafkaProducer<byte[], byte[]> docProducer;
-  private DdlCapture capture;
+  private volatile DdlCapture capture;
   private volatile DocWatcher watcher;
+  /** Starts a capture that stopped with an error again (Debezium retries only what it deems retriable). */
+  private final ScheduledExecutorService supervisor = Executors.newSingleThreadScheduledExecutor(r -> {
+    Thread t = new Thread(r, "ddl-capture-supervisor");
+    t.setDaemon(true);
+    return t;
+  });
+  private final CaptureRestarts restarts = new CaptureRestarts(Duration.ofSeconds(1), Duration.ofSeconds(30));
+  private Properties captureProperties;
+  private long captureStartedNanos;
+  /** When a failed capture starts again; 0 while none is due. */
+  private volatile long restartAtNanos;
+  private volatile boolean closed;
 
   public IngestService(Settings settings, TopicCatalog topics) {
     this.settings = settings;
@@ -120,8 +136,13 @@ public final class IngestService implements AutoCloseable {
     Gauge.builder("schemarag.ingest.ddl.delivered.event.id", delivered, AtomicLong::get)
         .description("highest DDL audit event id delivered to the broker").tag("database", settings.databaseId()).register(registry);
     installer.install();
-    publisher = new CatalogPublisher(topics, settings.kafka(), "schemarag-ingest-" + settings.databaseId());
-    bind(new KafkaClientMetrics(publisher.producer()), registry);
+    publisher = new CatalogPublisher(topics, settings.kafka(), "schemarag-ingest-" + settings.databaseId(), p -> {
+      if (publisherMetrics != null) {
+        publisherMetrics.close();
+      }
+      publisherMetrics = new KafkaClientMetrics(p);
+      publisherMetrics.bindTo(registry);
+    });
     deliveredEvents = publisher.deliveredEvents(settings.databaseId(), 500, 10_000);
     delivered.set(deliveredEvents.highest());
     LOG.info("ingest for '{}': last delivered audit event {}", settings.databaseId(), delivered.get());
@@ -136,8 +157,14 @@ public final class IngestService implements AutoCloseable {
     Properties props = DdlCapture.engineProperties(engineName(), url,
         url.parameterOr("user", settings.user()), url.parameterOr("password", settings.password()),
         settings.slot(), settings.publication(), offsets, settings.debeziumKeys());
+    captureProperties = props;
+    captureStartedNanos = System.nanoTime();
     capture = new DdlCapture(props, this::handle);
     capture.start(Duration.ofSeconds(60));
+    FunctionCounter.builder("schemarag.ingest.capture.restarts", restarts, CaptureRestarts::total)
+        .description("times DDL capture stopped with an error and was started again").tag("database", settings.databaseId())
+        .register(registry);
+    supervisor.scheduleWithFixedDelay(this::superviseCapture, 500, 500, TimeUnit.MILLISECONDS);
 
     // After the slot exists, so nothing committed from here on is missed.
     SchemaModel all = reader.read(settings.databaseId(), settings.schemas());
@@ -164,6 +191,43 @@ public final class IngestService implements AutoCloseable {
     bind(new KafkaClientMetrics(docProducer), registry);
     watcher = new DocWatcher(settings.docsDir(), settings.debounce(), this::publishDoc);
     watcher.start();
+  }
+
+  /**
+   * A capture that stopped with an error (a row that could not be published, a replication error
+   * Debezium does not retry) starts again after a backoff, from its last committed offset: the row
+   * it failed on comes again, and rows delivered before are skipped.
+   */
+  private void superviseCapture() {
+    DdlCapture c = capture;
+    if (closed || c == null || !c.failed()) {
+      return;
+    }
+    long now = System.nanoTime();
+    if (restartAtNanos == 0) {
+      Duration wait = restarts.afterFailure(captureStartedNanos, now);
+      restartAtNanos = now + wait.toNanos();
+      LOG.warn("DDL capture of '{}' stopped: {}; starting it again in {} ms (restart {})", settings.databaseId(),
+          c.failure().orElse("?"), wait.toMillis(), restarts.total());
+      return;
+    }
+    if (now < restartAtNanos) {
+      return;
+    }
+    c.close();
+    DdlCapture next = new DdlCapture(captureProperties, this::handle);
+    captureStartedNanos = System.nanoTime();
+    capture = next;
+    restartAtNanos = 0;
+    try {
+      next.start(Duration.ofSeconds(60));
+      LOG.info("DDL capture of '{}' streams again (restart {})", settings.databaseId(), restarts.total());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (RuntimeException e) {
+      // failed again (the next check schedules another start) or still starting
+      LOG.warn("DDL capture of '{}' did not start again: {}", settings.databaseId(), e.getMessage());
+    }
   }
 
   private void bind(KafkaClientMetrics m, MeterRegistry registry) {
@@ -262,6 +326,7 @@ public final class IngestService implements AutoCloseable {
    * in the source forever. The audit table and event trigger stay in the source database.
    */
   public void retire() throws Exception {
+    stopSupervisor();
     if (watcher != null) {
       watcher.close();
       watcher = null;
@@ -316,6 +381,11 @@ public final class IngestService implements AutoCloseable {
     return settings;
   }
 
+  /** Times capture stopped with an error since start (each one started again, or due to be). */
+  long captureRestarts() {
+    return restarts.total();
+  }
+
   /** Highest audit event id delivered so far. */
   public long deliveredEventId() {
     return delivered.get();
@@ -326,25 +396,40 @@ public final class IngestService implements AutoCloseable {
     return published.get();
   }
 
-  public boolean failed() {
-    return capture != null && capture.failed();
-  }
-
   /**
    * Empty once capture streams the DDL audit log, the first snapshot is out and docs are watched;
    * else what is missing (the readiness check "capture"). The ingest service consumes no
    * partitions: streaming capture is its counterpart of an assignment.
    */
   public Optional<String> notReady() {
-    if (failed()) {
-      return Optional.of("DDL capture (Debezium) failed");
+    DdlCapture c = capture;
+    if (c != null && c.failed()) {
+      return Optional.of("DDL capture (Debezium) failed: " + c.failure().orElse("?") + "; starting it again (restart "
+          + restarts.total() + ")");
     }
     return watcher == null ? Optional.of("starting: installing capture, the first snapshot, the doc watcher") : Optional.empty();
   }
 
+  private void stopSupervisor() {
+    closed = true;
+    supervisor.shutdownNow();
+    try {
+      // a restart in progress finishes its start before the capture it made is closed
+      if (!supervisor.awaitTermination(70, TimeUnit.SECONDS)) {
+        LOG.warn("DDL capture supervisor of '{}' did not stop", settings.databaseId());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
   @Override
   public void close() {
+    stopSupervisor();
     clientMetrics.forEach(KafkaClientMetrics::close);
+    if (publisherMetrics != null) {
+      publisherMetrics.close();
+    }
     if (watcher != null) {
       watcher.close();
     }

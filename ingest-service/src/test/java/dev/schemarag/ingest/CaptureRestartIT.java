@@ -1,0 +1,139 @@
+package dev.schemarag.ingest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.schemarag.contracts.TopicCatalog;
+import dev.schemarag.core.config.SchemaragConfig;
+import dev.schemarag.core.store.ConnectionSource;
+import dev.schemarag.events.catalog.DdlEvent;
+import dev.schemarag.infra.TestInfra;
+import dev.schemarag.infra.TopicAdmin;
+import dev.schemarag.service.ServiceSettings;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.function.Predicate;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A capture that stops with an error starts again by itself, and the change it failed on is
+ * delivered once the cause is gone. The cause here is real: the DDL topic is deleted while the
+ * ingest runs (the broker creates no topics), so publishing an audit row fails and Debezium stops.
+ */
+@Tag("integration")
+class CaptureRestartIT {
+  @TempDir Path temp;
+  private final String run = UUID.randomUUID().toString().replace("-", "").substring(0, 8);
+  private final String schema = "restart_" + run;
+  private final ConnectionSource db = ConnectionSource.of(TestInfra.postgresUrl(), null, null);
+  private IngestService ingest;
+
+  @AfterEach
+  void cleanUp() throws SQLException {
+    if (ingest != null) {
+      ingest.close();
+    }
+    new AuditInstaller(db, "pub_" + run).dropSlot("slot_" + run);
+    sql("DROP PUBLICATION IF EXISTS pub_" + run, "DROP SCHEMA IF EXISTS " + schema + " CASCADE");
+  }
+
+  @Test
+  void aCaptureThatFailedStartsAgainAndDeliversTheChangeItFailedOn() throws Exception {
+    String bootstrap = TestInfra.kafkaBootstrap();
+    TopicCatalog topics = ServiceSettings.topics(SchemaragConfig.load(Optional.empty(), Map.of(),
+        Map.of("topics.prefix", "rs" + run, "topics.partitions", "1")));
+    TopicAdmin.createMissing(bootstrap, topics.all());
+    sql("CREATE SCHEMA " + schema, "CREATE TABLE " + schema + ".customers (id int PRIMARY KEY)");
+    Path docs = Files.createDirectories(temp.resolve("docs"));
+    // A missing topic fails a send after max.block.ms: short, so the failure comes quickly.
+    Map<String, Object> kafka = Map.of("bootstrap.servers", bootstrap, ProducerConfig.MAX_BLOCK_MS_CONFIG, 1500);
+    ingest = new IngestService(new IngestService.Settings("restart-" + run, List.of(schema), TestInfra.postgresUrl(), "", "",
+        "slot_" + run, "pub_" + run, docs, Duration.ofMillis(50), Map.of(), kafka), topics);
+    ingest.start();
+
+    try (KafkaConsumer<byte[], byte[]> ddl = consumer(bootstrap); Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+      ddl.subscribe(List.of(topics.ddl().name()));
+      sql("CREATE TABLE " + schema + ".orders (id int PRIMARY KEY)");
+      assertThat(await(ddl, topics, e -> String.valueOf(e.getObjectIdentity()).endsWith(".orders"), Duration.ofSeconds(60))).isTrue();
+      ddl.unsubscribe();
+
+      admin.deleteTopics(List.of(topics.ddl().name())).all().get();
+      sql("CREATE TABLE " + schema + ".invoices (id int PRIMARY KEY)");
+      long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+      Optional<String> problem = ingest.notReady();
+      while (problem.isEmpty() && System.nanoTime() < deadline) {
+        Thread.sleep(100);
+        problem = ingest.notReady();
+      }
+      assertThat(problem).as("the failed capture shows in readiness").hasValueSatisfying(p ->
+          assertThat(p).contains("DDL capture (Debezium) failed", "starting it again"));
+
+      TopicAdmin.createMissing(bootstrap, List.of(topics.ddl()));
+      ddl.subscribe(List.of(topics.ddl().name()));
+      assertThat(await(ddl, topics, e -> String.valueOf(e.getObjectIdentity()).endsWith(".invoices"), Duration.ofSeconds(120)))
+          .as("the change the capture failed on is delivered after it started again").isTrue();
+      sql("CREATE TABLE " + schema + ".payments (id int PRIMARY KEY)");
+      assertThat(await(ddl, topics, e -> String.valueOf(e.getObjectIdentity()).endsWith(".payments"), Duration.ofSeconds(60)))
+          .as("the capture streams again").isTrue();
+    }
+    assertThat(ingest.captureRestarts()).isPositive();
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (ingest.notReady().isPresent() && System.nanoTime() < deadline) {
+      Thread.sleep(100);
+    }
+    assertThat(ingest.notReady()).isEmpty();
+  }
+
+  private static KafkaConsumer<byte[], byte[]> consumer(String bootstrap) {
+    Properties p = new Properties();
+    p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    p.put(ConsumerConfig.GROUP_ID_CONFIG, "restart-it-" + UUID.randomUUID());
+    p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+    p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+    p.put(ConsumerConfig.METADATA_MAX_AGE_CONFIG, 1000);
+    return new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+  }
+
+  private static boolean await(KafkaConsumer<byte[], byte[]> consumer, TopicCatalog topics, Predicate<DdlEvent> wanted, Duration timeout) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    List<String> seen = new ArrayList<>();
+    while (System.nanoTime() < deadline) {
+      for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+        DdlEvent e = topics.ddl().valueSerde().deserializer().deserialize(r.topic(), r.value());
+        seen.add(String.valueOf(e.getObjectIdentity()));
+        if (wanted.test(e)) {
+          return true;
+        }
+      }
+    }
+    System.out.println("DDL events seen: " + seen);
+    return false;
+  }
+
+  private void sql(String... statements) throws SQLException {
+    try (Connection c = db.open(); Statement s = c.createStatement()) {
+      for (String st : statements) {
+        s.execute(st);
+      }
+    }
+  }
+}
