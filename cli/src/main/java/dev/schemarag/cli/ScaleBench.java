@@ -104,6 +104,11 @@ final class ScaleBench implements Callable<Integer> {
   @Option(names = "--seed", defaultValue = "13", description = "seed of the generated modules and the question sample (default ${DEFAULT-VALUE})")
   long seed;
 
+  @Option(names = "--load-only",
+      description = "only load the schema of the (one) --tables size into the database db.url names, and print the catalog.schemas"
+          + " value that indexes it (its last line): for measuring the production topology on it with ./schemarag up")
+  boolean loadOnly;
+
   @Option(names = "--pg-name", defaultValue = "scale-bench",
       description = "name of the throwaway local PostgreSQL cluster (removed afterwards; default ${DEFAULT-VALUE})")
   String pgName;
@@ -115,6 +120,9 @@ final class ScaleBench implements Callable<Integer> {
   public Integer call() throws Exception {
     Main main = (Main) spec.parent().parent().userObject();
     SchemaragConfig base = main.config();
+    if (loadOnly) {
+      return loadOnly(base);
+    }
     if (base.optional(ConfigKeys.DB_URL).isPresent()) {
       throw new IllegalArgumentException("bench scale measures a fresh stack with an empty embedding cache: unset db.url");
     }
@@ -127,10 +135,7 @@ final class ScaleBench implements Callable<Integer> {
     }
     Benchmarks bench = loadBenchmarks();
     for (int n : sizes) {
-      if (n < bench.model().size()) {
-        throw new IllegalArgumentException("--tables " + n + " is below the " + bench.model().size()
-            + " tables of spider-union and bird-union, which are always loaded");
-      }
+      requireBenchmarksFit(bench, n);
     }
     List<Map<String, Object>> runs = new ArrayList<>();
     for (int n : sizes) {
@@ -214,7 +219,17 @@ final class ScaleBench implements Callable<Integer> {
     return SchemaDdl.placeInModule(t).modelName();
   }
 
-  private Map<String, Object> run(SchemaragConfig base, Benchmarks bench, int n) throws Exception {
+  private static void requireBenchmarksFit(Benchmarks bench, int n) {
+    if (n < bench.model().size()) {
+      throw new IllegalArgumentException("--tables " + n + " is below the " + bench.model().size()
+          + " tables of spider-union and bird-union, which are always loaded");
+    }
+  }
+
+  /** The schema of N tables as DDL, and its schemas (modules). */
+  private record ScaleSchema(SchemaModel model, SchemaDdl.Ddl ddl, List<String> schemas) {}
+
+  private ScaleSchema schema(Benchmarks bench, int n) {
     Set<String> benchSchemas = new LinkedHashSet<>();
     bench.model().tables().forEach(t -> benchSchemas.add(SchemaDdl.placeInModule(t).schema()));
     SchemaModel generated = EnterpriseSchemaGenerator.generate(DATABASE_ID, seed, n - bench.model().size(), benchSchemas);
@@ -223,8 +238,36 @@ final class ScaleBench implements Callable<Integer> {
     List<ForeignKey> fks = new ArrayList<>(bench.model().foreignKeys());
     fks.addAll(generated.foreignKeys());
     SchemaModel full = new SchemaModel(DATABASE_ID, tables, fks);
-    SchemaDdl.Ddl ddl = SchemaDdl.inModules(full);
-    List<String> schemas = new ArrayList<>(full.tables().stream().map(t -> SchemaDdl.placeInModule(t).schema()).distinct().toList());
+    return new ScaleSchema(full, SchemaDdl.inModules(full), full.tables().stream().map(t -> SchemaDdl.placeInModule(t).schema()).distinct().toList());
+  }
+
+  /** {@code --load-only}: the schema into the database db.url names; prints its catalog.schemas value last. */
+  private int loadOnly(SchemaragConfig base) throws Exception {
+    if (base.optional(ConfigKeys.DB_URL).isEmpty()) {
+      throw new IllegalArgumentException("--load-only loads into the database db.url (SCHEMARAG_DB_URL) names: set it");
+    }
+    if (sizes.size() != 1) {
+      throw new IllegalArgumentException("--load-only takes one --tables size, not " + sizes);
+    }
+    Benchmarks bench = loadBenchmarks();
+    int n = sizes.get(0);
+    requireBenchmarksFit(bench, n);
+    ScaleSchema schema = schema(bench, n);
+    ConnectionSource db = ConnectionSource.of(base.get(ConfigKeys.DB_URL), base.get(ConfigKeys.DB_USER), base.get(ConfigKeys.DB_PASSWORD));
+    long t0 = System.nanoTime();
+    execute(db, schema.ddl().statements());
+    System.out.printf(Locale.ROOT, "loaded %d tables in %d schemas, %d foreign keys, in %.1f s (%d foreign keys PostgreSQL cannot take were left out);"
+            + " index them with catalog.schemas set to the line below%n", schema.model().size(), schema.schemas().size(),
+        schema.model().foreignKeys().size() - schema.ddl().skippedForeignKeys(), (System.nanoTime() - t0) / 1e9, schema.ddl().skippedForeignKeys());
+    System.out.println(String.join(",", schema.schemas()));
+    return 0;
+  }
+
+  private Map<String, Object> run(SchemaragConfig base, Benchmarks bench, int n) throws Exception {
+    ScaleSchema scale = schema(bench, n);
+    SchemaModel full = scale.model();
+    SchemaDdl.Ddl ddl = scale.ddl();
+    List<String> schemas = new ArrayList<>(scale.schemas());
     int modules = schemas.size();
     schemas.add(PROBE_SCHEMA);
 
@@ -247,13 +290,14 @@ final class ScaleBench implements Callable<Integer> {
       double loadSeconds = (System.nanoTime() - t0) / 1e9;
       System.out.printf(Locale.ROOT, "loaded %d tables in %d schemas (%d of spider-union and bird-union, %d generated in %d modules), %d foreign keys,"
               + " in %.1f s (%d foreign keys PostgreSQL cannot take were left out)%n", catalog.size(), modules, bench.model().size(),
-          generated.size(), modules - benchSchemas.size(), catalog.foreignKeys().size(), loadSeconds, ddl.skippedForeignKeys());
+          n - bench.model().size(), modules - bench.model().tables().stream().map(t -> SchemaDdl.placeInModule(t).schema()).distinct().count(),
+          catalog.foreignKeys().size(), loadSeconds, ddl.skippedForeignKeys());
       if (catalog.size() != n) {
         throw new IllegalStateException("the database holds " + catalog.size() + " tables, not " + n);
       }
       figures.put("tables", n);
       figures.put("tables_benchmark", bench.model().size());
-      figures.put("tables_generated", generated.size());
+      figures.put("tables_generated", n - bench.model().size());
       figures.put("schemas", modules);
       figures.put("foreign_keys", catalog.foreignKeys().size());
       figures.put("ddl_load_s", round1(loadSeconds));
@@ -602,16 +646,7 @@ final class ScaleBench implements Callable<Integer> {
 
   /** A size field of /proc/self/status (VmRSS, VmHWM) in bytes; -1 where there is none. */
   private static long procStatus(String field) {
-    try {
-      for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
-        if (line.startsWith(field)) {
-          return Long.parseLong(line.substring(field.length()).trim().split("\\s+")[0]) * 1024;
-        }
-      }
-    } catch (java.io.IOException | RuntimeException e) {
-      return -1;
-    }
-    return -1;
+    return MemoryBench.procStatusBytes("self", field);
   }
 
   private static double percentile(List<Double> values, int p) {
