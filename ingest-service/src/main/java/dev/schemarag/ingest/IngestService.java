@@ -404,8 +404,8 @@ public final class IngestService implements AutoCloseable {
   public Optional<String> notReady() {
     DdlCapture c = capture;
     if (c != null && c.failed()) {
-      return Optional.of("DDL capture (Debezium) failed: " + c.failure().orElse("?") + "; starting it again (restart "
-          + restarts.total() + ")");
+      return Optional.of("DDL capture (Debezium) failed: " + c.failure().orElse("?") + "; it is started again"
+          + " after a backoff (restarts so far: " + restarts.total() + ")");
     }
     return watcher == null ? Optional.of("starting: installing capture, the first snapshot, the doc watcher") : Optional.empty();
   }
@@ -414,7 +414,7 @@ public final class IngestService implements AutoCloseable {
     closed = true;
     supervisor.shutdownNow();
     try {
-      // a restart in progress finishes its start before the capture it made is closed
+      // a restart waiting for its engine to start is interrupted; the capture it made is closed after
       if (!supervisor.awaitTermination(70, TimeUnit.SECONDS)) {
         LOG.warn("DDL capture supervisor of '{}' did not stop", settings.databaseId());
       }

@@ -85,7 +85,7 @@ class CaptureRestartIT {
         problem = ingest.notReady();
       }
       assertThat(problem).as("the failed capture shows in readiness").hasValueSatisfying(p ->
-          assertThat(p).contains("DDL capture (Debezium) failed", "starting it again"));
+          assertThat(p).contains("DDL capture (Debezium) failed", "started again after a backoff"));
 
       TopicAdmin.createMissing(bootstrap, List.of(topics.ddl()));
       ddl.subscribe(List.of(topics.ddl().name()));
