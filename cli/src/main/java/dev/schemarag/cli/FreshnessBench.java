@@ -81,8 +81,7 @@ final class FreshnessBench implements Callable<Integer> {
     AtomicLong updates = new AtomicLong();
     try (LivePipeline pipeline = LivePipeline.start(config, dbUrl, bootstrap, u -> count(u, embedded, updates));
          PgDenseSearch dense = new PgDenseSearch(db, SCHEMA)) {
-      Langchain4jEmbedder embedder = Langchain4jEmbedder.create(config.get(ConfigKeys.EMBEDDING_MODEL),
-          config.get(ConfigKeys.EMBEDDING_BASE_URL), config.get(ConfigKeys.EMBEDDING_API_KEY), 8);
+      Langchain4jEmbedder embedder = Langchain4jEmbedder.create(config, 8);
       probe.awaitProbe(dense, embedder, Duration.ofSeconds(120));
       long embeddedBefore = embedded.get();
       List<SchemaChanges.Measured> measured = probe.apply(changes, dense, embedder, i -> { });

@@ -316,8 +316,7 @@ final class IndexBench implements Callable<Integer> {
    */
   static double modelTextsPerSecond(SchemaragConfig config, List<Chunk> chunks) {
     int batch = config.getInt(ConfigKeys.EMBEDDING_BATCH);
-    Langchain4jEmbedder embedder = Langchain4jEmbedder.create(config.get(ConfigKeys.EMBEDDING_MODEL),
-        config.get(ConfigKeys.EMBEDDING_BASE_URL), config.get(ConfigKeys.EMBEDDING_API_KEY), batch);
+    Langchain4jEmbedder embedder = Langchain4jEmbedder.create(config, batch);
     List<String> probe = probeTexts(chunks);
     embedder.embedAll(probe.subList(0, Math.min(WARMUP_BATCHES * batch, probe.size())));
     long t0 = System.nanoTime();

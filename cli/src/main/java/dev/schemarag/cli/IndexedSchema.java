@@ -47,8 +47,7 @@ record IndexedSchema(SchemaIndex index, ConnectionSource db, Langchain4jEmbedder
       System.out.printf("indexed the sample live: %d tables, %d chunks written (%d embedded) in %.1f s%n", initial.tables(),
           initial.chunks(), initial.embedded(), initial.seconds());
       SchemaragConfig config = stack.config();
-      Langchain4jEmbedder model = Langchain4jEmbedder.create(config.get(ConfigKeys.EMBEDDING_MODEL),
-          config.get(ConfigKeys.EMBEDDING_BASE_URL), config.get(ConfigKeys.EMBEDDING_API_KEY), config.getInt(ConfigKeys.EMBEDDING_BATCH));
+      Langchain4jEmbedder model = Langchain4jEmbedder.create(config);
       return new IndexedSchema(fromStore(stack.db(), SampleDatabase.DATABASE_ID, SampleDatabase.SCHEMAS, settings), stack.db(), model,
           initial.chunks() / initial.seconds(), List.of(stack));
     } catch (Exception e) {
@@ -81,8 +80,7 @@ record IndexedSchema(SchemaIndex index, ConnectionSource db, Langchain4jEmbedder
     Databases db = Databases.resolve(config, "eval");
     try {
       PgChunkStore store = new PgChunkStore(db.source());
-      Langchain4jEmbedder model0 = Langchain4jEmbedder.create(config.get(ConfigKeys.EMBEDDING_MODEL),
-          config.get(ConfigKeys.EMBEDDING_BASE_URL), config.get(ConfigKeys.EMBEDDING_API_KEY), config.getInt(ConfigKeys.EMBEDDING_BATCH));
+      Langchain4jEmbedder model0 = Langchain4jEmbedder.create(config);
       store.ensureSchema(model0.dimension());
       EmbeddingCache cache = noCache ? new InMemoryEmbeddingCache() : new PgEmbeddingCache(db.source());
       CachingEmbedder embedder = new CachingEmbedder(model0, cache);

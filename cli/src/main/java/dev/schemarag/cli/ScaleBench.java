@@ -391,8 +391,7 @@ final class ScaleBench implements Callable<Integer> {
                 + " (%.1f s to load); RSS %d MB%n", SHARED_JVM, mb(pipelineHeap), mb(withIndex), indexLoad,
             mb(procStatus("VmRSS:")));
 
-        Langchain4jEmbedder model = Langchain4jEmbedder.create(config.get(ConfigKeys.EMBEDDING_MODEL),
-            config.get(ConfigKeys.EMBEDDING_BASE_URL), config.get(ConfigKeys.EMBEDDING_API_KEY), config.getInt(ConfigKeys.EMBEDDING_BATCH));
+        Langchain4jEmbedder model = Langchain4jEmbedder.create(config);
         int configuredEf = config.getInt(ConfigKeys.RETRIEVAL_EF_SEARCH);
         try (PgDenseSearch dense = new PgDenseSearch(db, DATABASE_ID, configuredEf)) {
           System.out.printf("retrieval with hnsw.ef_search %d:%n", configuredEf);

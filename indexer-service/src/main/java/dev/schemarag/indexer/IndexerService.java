@@ -107,8 +107,7 @@ public final class IndexerService implements AutoCloseable {
   public static IndexerService create(SchemaragConfig config, ConnectionSource db, String bootstrapServers, MeterRegistry registry)
       throws SQLException {
     VectorIndexBuilder.Settings vectorIndexSettings = VectorIndexBuilder.Settings.from(config);
-    Langchain4jEmbedder embedder = Langchain4jEmbedder.create(config.get(ConfigKeys.EMBEDDING_MODEL),
-        config.get(ConfigKeys.EMBEDDING_BASE_URL), config.get(ConfigKeys.EMBEDDING_API_KEY), config.getInt(ConfigKeys.EMBEDDING_BATCH));
+    Langchain4jEmbedder embedder = Langchain4jEmbedder.create(config);
     PgChunkStore store = new PgChunkStore(db);
     store.ensureSchema(embedder.dimension());
     CachingEmbedder cached = new CachingEmbedder(embedder, new PgEmbeddingCache(db));

@@ -59,8 +59,7 @@ public final class QueryServices {
     sources.apply(sourcesOf(config, dbUrl));
     pools.add(sources);
 
-    Langchain4jEmbedder embedder = Langchain4jEmbedder.create(config.get(ConfigKeys.EMBEDDING_MODEL),
-        config.get(ConfigKeys.EMBEDDING_BASE_URL), config.get(ConfigKeys.EMBEDDING_API_KEY), config.getInt(ConfigKeys.EMBEDDING_BATCH));
+    Langchain4jEmbedder embedder = Langchain4jEmbedder.create(config);
     PgChunkStore store = new PgChunkStore(admin);
     store.ensureSchema(embedder.dimension());
     RetrievalSettings retrieval = RetrievalSettings.from(config);

@@ -85,6 +85,9 @@ public final class ConfigKeys {
       "API key of an openai: embedding endpoint");
   public static final ConfigKey EMBEDDING_BATCH = new ConfigKey("embedding.batch.size", "64",
       "texts per embedding call");
+  public static final ConfigKey EMBEDDING_ONNX_SPINNING = new ConfigKey("embedding.onnx.spinning", "false",
+      "in-process models: ONNX Runtime's worker threads spin-wait for the next call (true) or sleep once a call is done (false);"
+          + " spinning takes the cores the database and the lexical search need on a small machine");
 
   public static final ConfigKey RETRIEVAL_TOP_K = new ConfigKey("retrieval.top.k", "5",
       "most tables the leading module gives a context packet from retrieval (before named tables, FK expansion and bridges)");
@@ -213,7 +216,7 @@ public final class ConfigKeys {
       INDEXER_BATCH_CHUNKS, INDEXER_BATCH_LINGER_MS, INDEXER_VECTOR_INDEX_QUIET_MS, INDEXER_VECTOR_INDEX_MEMORY,
       GROUP_SESSION_TIMEOUT_MS,
       LOCAL_DIR, LOCAL_PG_NAME,
-      EMBEDDING_MODEL, EMBEDDING_BASE_URL, EMBEDDING_API_KEY, EMBEDDING_BATCH,
+      EMBEDDING_MODEL, EMBEDDING_BASE_URL, EMBEDDING_API_KEY, EMBEDDING_BATCH, EMBEDDING_ONNX_SPINNING,
       RETRIEVAL_TOP_K, RETRIEVAL_THRESHOLD, RETRIEVAL_RELEVANCE_GATE, QUESTION_MAX_CHARS, RETRIEVAL_SMALL_SCHEMA, RETRIEVAL_FK_CAP, RETRIEVAL_HUB_DEGREE,
       RETRIEVAL_JOIN_HINTS, RETRIEVAL_EF_SEARCH, BM25_K1, BM25_B,
       LLM_PROVIDER, LLM_BASE_URL, LLM_MODEL, LLM_API_KEY, LLM_TIMEOUT_MS,

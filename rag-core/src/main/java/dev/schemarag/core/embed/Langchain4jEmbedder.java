@@ -3,18 +3,14 @@ package dev.schemarag.core.embed;
 import dev.langchain4j.data.embedding.Embedding;
 import dev.langchain4j.data.segment.TextSegment;
 import dev.langchain4j.model.embedding.EmbeddingModel;
-import dev.langchain4j.model.embedding.onnx.allminilml6v2.AllMiniLmL6V2EmbeddingModel;
-import dev.langchain4j.model.embedding.onnx.allminilml6v2q.AllMiniLmL6V2QuantizedEmbeddingModel;
-import dev.langchain4j.model.embedding.onnx.bgesmallenv15.BgeSmallEnV15EmbeddingModel;
-import dev.langchain4j.model.embedding.onnx.bgesmallenv15q.BgeSmallEnV15QuantizedEmbeddingModel;
-import dev.langchain4j.model.embedding.onnx.e5smallv2.E5SmallV2EmbeddingModel;
-import dev.langchain4j.model.embedding.onnx.e5smallv2q.E5SmallV2QuantizedEmbeddingModel;
+import dev.langchain4j.model.embedding.onnx.PoolingMode;
 import dev.langchain4j.model.ollama.OllamaEmbeddingModel;
 import dev.langchain4j.model.openai.OpenAiEmbeddingModel;
+import dev.schemarag.core.config.ConfigKeys;
+import dev.schemarag.core.config.SchemaragConfig;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Supplier;
 
 /**
  * An {@link Embedder} over a langchain4j {@link EmbeddingModel}: in-process ONNX, Ollama or OpenAI-compatible.
@@ -25,19 +21,25 @@ import java.util.function.Supplier;
 public final class Langchain4jEmbedder implements Embedder {
 
   /**
-   * An in-process model langchain4j ships. The text prefixes are part of what a stored vector means:
-   * changing them for an existing id would mix vectors of two different embeddings, so it needs a new id.
+   * An in-process model langchain4j ships, by the files its jar holds. The text prefixes are part of what a
+   * stored vector means: changing them for an existing id would mix vectors of two different embeddings, so it
+   * needs a new id.
    */
-  record InProcessModel(String id, Supplier<EmbeddingModel> model, String queryPrefix, String passagePrefix) {}
+  record InProcessModel(String id, OnnxSessionModel.Files files, String queryPrefix, String passagePrefix) {}
 
   /** The in-process models, by {@code embedding.model} value. E5 was trained with "query: " / "passage: " prefixes. */
   static final List<InProcessModel> IN_PROCESS = List.of(
-      new InProcessModel("all-minilm-l6-v2", AllMiniLmL6V2EmbeddingModel::new, "", ""),
-      new InProcessModel("all-minilm-l6-v2-q", AllMiniLmL6V2QuantizedEmbeddingModel::new, "", ""),
-      new InProcessModel("bge-small-en-v15", BgeSmallEnV15EmbeddingModel::new, "", ""),
-      new InProcessModel("bge-small-en-v15-q", BgeSmallEnV15QuantizedEmbeddingModel::new, "", ""),
-      new InProcessModel("e5-small-v2", E5SmallV2EmbeddingModel::new, "query: ", "passage: "),
-      new InProcessModel("e5-small-v2-q", E5SmallV2QuantizedEmbeddingModel::new, "query: ", "passage: "));
+      new InProcessModel("all-minilm-l6-v2", files("all-minilm-l6-v2", PoolingMode.MEAN), "", ""),
+      new InProcessModel("all-minilm-l6-v2-q", files("all-minilm-l6-v2-q", PoolingMode.MEAN), "", ""),
+      new InProcessModel("bge-small-en-v15", files("bge-small-en-v1.5", PoolingMode.CLS), "", ""),
+      new InProcessModel("bge-small-en-v15-q", files("bge-small-en-v1.5-q", PoolingMode.CLS), "", ""),
+      new InProcessModel("e5-small-v2", files("e5-small-v2", PoolingMode.MEAN), "query: ", "passage: "),
+      new InProcessModel("e5-small-v2-q", files("e5-small-v2-q", PoolingMode.MEAN), "query: ", "passage: "));
+
+  /** The files of a langchain4j model jar (named as its own model class loads them), 384 dimensions each. */
+  private static OnnxSessionModel.Files files(String name, PoolingMode pooling) {
+    return new OnnxSessionModel.Files(name + ".onnx", name + "-tokenizer.json", pooling, 384);
+  }
 
   private final String modelId;
   private final EmbeddingModel model;
@@ -64,9 +66,24 @@ public final class Langchain4jEmbedder implements Embedder {
    * @param baseUrl endpoint for ollama: and openai: models
    */
   public static Langchain4jEmbedder create(String spec, String baseUrl, String apiKey, int batchSize) {
+    return create(spec, baseUrl, apiKey, batchSize, false);
+  }
+
+  /** The model the configuration names ({@code embedding.*} keys), with {@code batchSize} texts per call. */
+  public static Langchain4jEmbedder create(SchemaragConfig config, int batchSize) {
+    return create(config.get(ConfigKeys.EMBEDDING_MODEL), config.get(ConfigKeys.EMBEDDING_BASE_URL), config.get(ConfigKeys.EMBEDDING_API_KEY),
+        batchSize, config.getBoolean(ConfigKeys.EMBEDDING_ONNX_SPINNING));
+  }
+
+  /** The model the configuration names, with {@code embedding.batch.size} texts per call. */
+  public static Langchain4jEmbedder create(SchemaragConfig config) {
+    return create(config, config.getInt(ConfigKeys.EMBEDDING_BATCH));
+  }
+
+  private static Langchain4jEmbedder create(String spec, String baseUrl, String apiKey, int batchSize, boolean spinning) {
     for (InProcessModel m : IN_PROCESS) {
       if (m.id().equals(spec)) {
-        return new Langchain4jEmbedder(spec, m.model().get(), batchSize, m.queryPrefix(), m.passagePrefix());
+        return new Langchain4jEmbedder(spec, new OnnxSessionModel(m.files(), spinning), batchSize, m.queryPrefix(), m.passagePrefix());
       }
     }
     return remote(spec, baseUrl, apiKey, batchSize);
