@@ -226,8 +226,8 @@ final class ScaleBench implements Callable<Integer> {
     }
   }
 
-  /** The schema of N tables as DDL, and its schemas (modules). */
-  private record ScaleSchema(SchemaModel model, SchemaDdl.Ddl ddl, List<String> schemas) {}
+  /** The schema of N tables as DDL, its schemas (modules), and how many of them hold the benchmarks' tables. */
+  private record ScaleSchema(SchemaModel model, SchemaDdl.Ddl ddl, List<String> schemas, int benchmarkSchemas) {}
 
   private ScaleSchema schema(Benchmarks bench, int n) {
     Set<String> benchSchemas = new LinkedHashSet<>();
@@ -238,7 +238,8 @@ final class ScaleBench implements Callable<Integer> {
     List<ForeignKey> fks = new ArrayList<>(bench.model().foreignKeys());
     fks.addAll(generated.foreignKeys());
     SchemaModel full = new SchemaModel(DATABASE_ID, tables, fks);
-    return new ScaleSchema(full, SchemaDdl.inModules(full), full.tables().stream().map(t -> SchemaDdl.placeInModule(t).schema()).distinct().toList());
+    return new ScaleSchema(full, SchemaDdl.inModules(full), full.tables().stream().map(t -> SchemaDdl.placeInModule(t).schema()).distinct().toList(),
+        benchSchemas.size());
   }
 
   /** {@code --load-only}: the schema into the database db.url names; prints its catalog.schemas value last. */
@@ -290,7 +291,7 @@ final class ScaleBench implements Callable<Integer> {
       double loadSeconds = (System.nanoTime() - t0) / 1e9;
       System.out.printf(Locale.ROOT, "loaded %d tables in %d schemas (%d of spider-union and bird-union, %d generated in %d modules), %d foreign keys,"
               + " in %.1f s (%d foreign keys PostgreSQL cannot take were left out)%n", catalog.size(), modules, bench.model().size(),
-          n - bench.model().size(), modules - bench.model().tables().stream().map(t -> SchemaDdl.placeInModule(t).schema()).distinct().count(),
+          n - bench.model().size(), modules - scale.benchmarkSchemas(),
           catalog.foreignKeys().size(), loadSeconds, ddl.skippedForeignKeys());
       if (catalog.size() != n) {
         throw new IllegalStateException("the database holds " + catalog.size() + " tables, not " + n);

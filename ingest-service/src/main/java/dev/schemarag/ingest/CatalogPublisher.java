@@ -38,7 +38,7 @@ final class CatalogPublisher implements AutoCloseable {
   private final Map<String, Object> kafka;
   private final Map<String, Object> producerConfig;
   private final Consumer<KafkaProducer<byte[], byte[]>> onNewProducer;
-  /** Null after a producer was given up and its successor could not be made yet. */
+  /** Null after a producer was given up, until the next publish makes its successor. */
   private KafkaProducer<byte[], byte[]> producer;
 
   /** {@code onNewProducer} sees each producer made (the first, and any that replaces one given up), for its client meters. */
@@ -84,15 +84,11 @@ final class CatalogPublisher implements AutoCloseable {
         producer.abortTransaction();
       } catch (RuntimeException abortFailed) {
         // A commit that timed out (its outcome unknown until retried), a fenced or failed producer:
-        // its successor with the same transactional id aborts whatever it left open.
+        // it is given up, and its successor, made by the next publish with the same transactional
+        // id, aborts whatever it left open.
         e.addSuppressed(abortFailed);
         producer.close(Duration.ZERO);
         producer = null;
-        try {
-          producer = newProducer();
-        } catch (RuntimeException notYet) {
-          e.addSuppressed(notYet);
-        }
       }
       throw e;
     }
