@@ -127,6 +127,7 @@ final class EvalCommand implements Callable<Integer> {
       try (PgDenseSearch dense = new PgDenseSearch(indexed.db(), dbId, config.getInt(ConfigKeys.RETRIEVAL_EF_SEARCH))) {
         // Questions go to the model directly: a cache lookup would cost more than the ~4 ms embedding.
         SchemaRetriever retriever = new SchemaRetriever(index, dense, indexed.model(), settings);
+        System.out.println("packet selection: " + retriever.packetSelection(settings));
         for (int i = 0; i < Math.min(warmup, questions.size()); i++) {
           retriever.retrieve(questions.get(i).question());
         }
@@ -159,6 +160,7 @@ final class EvalCommand implements Callable<Integer> {
         figures.put("tables", model.size());
         figures.put("embedding_model", indexed.model().modelId());
         figures.put("relevance_gate", settings.relevanceGate());
+        figures.put("packet_selection", retriever.packetSelection(settings));
         if (jsonFile != null) {
           json.writeValue(jsonFile.toFile(), figures);
           System.out.println("wrote " + jsonFile);

@@ -30,11 +30,15 @@ final class EvidenceDump {
       c.put("f", e.fused());
       c.put("dt", Double.isNaN(e.denseTable()) ? null : e.denseTable());
       c.put("lt", e.lexicalTable());
+      c.put("dq", Double.isNaN(e.denseQuery()) ? null : e.denseQuery());
       c.put("dc", e.denseColumns().stream().map(h -> List.of(h.column(), h.score(), h.specificity())).toList());
       c.put("lc", e.lexicalColumns().stream().map(h -> List.of(h.column(), h.score(), h.specificity())).toList());
       cands.add(c);
     }
     row.put("cands", cands);
+    // The selector's view of the leading tables: table, probability (null without fitted weights), feature row.
+    row.put("judged", r.judged().stream().map(c -> List.of(c.table(), Double.isNaN(c.probability()) ? -1.0 : c.probability(),
+        java.util.Arrays.stream(c.features()).boxed().toList())).toList());
     row.put("mods", r.moduleScores());
     return row;
   }

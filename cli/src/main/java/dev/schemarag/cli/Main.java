@@ -17,7 +17,7 @@ import picocli.CommandLine.ScopeType;
  */
 @Command(name = "schemarag", mixinStandardHelpOptions = true, version = "schemarag 0.1.0", scope = ScopeType.INHERIT,
     description = "Live schema RAG for PostgreSQL over Kafka.",
-    subcommands = {DemoCommand.class, UpCommand.class, StatusCommand.class, DownCommand.class, AskCommand.class, McpCommand.class, EvalCommand.class, CalibrateCommand.class, BenchCommand.class,
+    subcommands = {DemoCommand.class, UpCommand.class, StatusCommand.class, DownCommand.class, AskCommand.class, McpCommand.class, EvalCommand.class, CalibrateCommand.class, FitSelectorCommand.class, BenchCommand.class,
         SampleCommand.class, ConfigCommand.class})
 public final class Main {
 

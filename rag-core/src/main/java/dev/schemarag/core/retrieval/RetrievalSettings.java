@@ -13,9 +13,17 @@ import java.util.Locale;
  * @param fkCap most tables FK expansion may add
  * @param hubDegree FK edges from which a table counts as a hub
  * @param relevanceGate absolute relevance a question needs (0 = never refuse); see {@link RelevanceGate}
+ * @param selector how the packet's tables are chosen: {@link #SELECTOR_EVIDENCE} for the score-gap sizer ({@link PacketSizer})
+ *     and FK expansion, {@link #SELECTOR_LEARNED} for the {@link TableSelector} with the threshold fitted with the
+ *     embedding model's weights, a number in (0, 1) for the selector with that threshold, {@link #SELECTOR_AUTO} for the
+ *     learned selector when the model has weights and the evidence sizer otherwise
  */
 public record RetrievalSettings(int topK, double threshold, int smallSchemaTables, int fkCap, int hubDegree,
-                                JoinHints joinHints, double bm25K1, double bm25B, double relevanceGate) {
+                                JoinHints joinHints, double bm25K1, double bm25B, double relevanceGate, double selector) {
+
+  public static final double SELECTOR_AUTO = 0;
+  public static final double SELECTOR_EVIDENCE = -1;
+  public static final double SELECTOR_LEARNED = -2;
 
   public enum JoinHints { EDGES, PATHS, BOTH, NONE }
 
@@ -31,6 +39,9 @@ public record RetrievalSettings(int topK, double threshold, int smallSchemaTable
     if (relevanceGate < 0 || relevanceGate >= 1) {
       throw new IllegalArgumentException("retrieval.relevance.gate must be within 0..1 (0 = never refuse), not " + relevanceGate);
     }
+    if (selector != SELECTOR_AUTO && selector != SELECTOR_LEARNED && selector != SELECTOR_EVIDENCE && (selector <= 0 || selector >= 1)) {
+      throw new IllegalArgumentException("retrieval.selector must be auto, learned, evidence or a threshold within 0..1, not " + selector);
+    }
   }
 
   public static RetrievalSettings from(SchemaragConfig c) {
@@ -44,7 +55,40 @@ public record RetrievalSettings(int topK, double threshold, int smallSchemaTable
     return new RetrievalSettings(c.getInt(ConfigKeys.RETRIEVAL_TOP_K), c.getDouble(ConfigKeys.RETRIEVAL_THRESHOLD),
         c.getInt(ConfigKeys.RETRIEVAL_SMALL_SCHEMA), c.getInt(ConfigKeys.RETRIEVAL_FK_CAP), c.getInt(ConfigKeys.RETRIEVAL_HUB_DEGREE),
         jh, c.getDouble(ConfigKeys.BM25_K1), c.getDouble(ConfigKeys.BM25_B),
-        relevanceGate(c.get(ConfigKeys.RETRIEVAL_RELEVANCE_GATE), c.get(ConfigKeys.EMBEDDING_MODEL)));
+        relevanceGate(c.get(ConfigKeys.RETRIEVAL_RELEVANCE_GATE), c.get(ConfigKeys.EMBEDDING_MODEL)), selector(c.get(ConfigKeys.RETRIEVAL_SELECTOR), c.get(ConfigKeys.EMBEDDING_MODEL)));
+  }
+
+  /** {@code auto}, {@code learned}, {@code evidence} or a threshold; asked for by name or threshold, the learned selector needs the model's weights. */
+  static double selector(String value, String embeddingModel) {
+    double selector = selector(value);
+    if (selector != SELECTOR_EVIDENCE && selector != SELECTOR_AUTO && SelectorWeights.forModel(embeddingModel).isEmpty()) {
+      throw new IllegalArgumentException("retrieval.selector=" + value.trim() + " needs the learned selector's weights, and the embedding model "
+          + embeddingModel.trim() + " has none: fit them with ./schemarag fit-selector, or set retrieval.selector=evidence");
+    }
+    return selector;
+  }
+
+  /** {@code auto}, {@code learned}, {@code evidence} or a threshold. */
+  static double selector(String value) {
+    String v = value.trim().toLowerCase(Locale.ROOT);
+    if (v.equals("auto")) {
+      return SELECTOR_AUTO;
+    }
+    if (v.equals("learned")) {
+      return SELECTOR_LEARNED;
+    }
+    if (v.equals("evidence")) {
+      return SELECTOR_EVIDENCE;
+    }
+    try {
+      double t = Double.parseDouble(v);
+      if (t > 0 && t < 1) {
+        return t;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new IllegalArgumentException("retrieval.selector must be auto, learned, evidence or a threshold within 0..1 (exclusive), not '" + value + "'");
   }
 
   /** {@code auto}: the embedding model's calibrated gate; otherwise the number given. */
@@ -61,10 +105,14 @@ public record RetrievalSettings(int topK, double threshold, int smallSchemaTable
   }
 
   public RetrievalSettings withTopK(int k) {
-    return new RetrievalSettings(k, threshold, smallSchemaTables, fkCap, hubDegree, joinHints, bm25K1, bm25B, relevanceGate);
+    return new RetrievalSettings(k, threshold, smallSchemaTables, fkCap, hubDegree, joinHints, bm25K1, bm25B, relevanceGate, selector);
   }
 
   public RetrievalSettings withRelevanceGate(double gate) {
-    return new RetrievalSettings(topK, threshold, smallSchemaTables, fkCap, hubDegree, joinHints, bm25K1, bm25B, gate);
+    return new RetrievalSettings(topK, threshold, smallSchemaTables, fkCap, hubDegree, joinHints, bm25K1, bm25B, gate, selector);
+  }
+
+  public RetrievalSettings withSelector(double selectorThreshold) {
+    return new RetrievalSettings(topK, threshold, smallSchemaTables, fkCap, hubDegree, joinHints, bm25K1, bm25B, relevanceGate, selectorThreshold);
   }
 }

@@ -381,6 +381,55 @@ public final class SchemaIndex {
     return 1.0 / (1.0 + Math.log(df));
   }
 
+  /**
+   * The unit of each of these modules: modules that a foreign key joins (directly, one to the other)
+   * fall into one unit, named by its first module in the given order; see {@link TableSelector}.
+   */
+  Map<String, String> unitsOf(List<String> modules) {
+    Map<String, String> parent = new HashMap<>();
+    for (String m : modules) {
+      parent.putIfAbsent(m, m);
+    }
+    for (String m : parent.keySet().toArray(String[]::new)) {
+      PSet<String> tables = tablesOfModule.get(m);
+      if (tables == null) {
+        continue;
+      }
+      for (String t : tables) {
+        for (ForeignKey fk : model.edges(t)) {
+          String other = moduleOf.get(fk.other(t));
+          if (other != null && !other.equals(m) && parent.containsKey(other)) {
+            union(parent, m, other, modules);
+          }
+        }
+      }
+    }
+    Map<String, String> out = new HashMap<>();
+    parent.keySet().forEach(m -> out.put(m, root(parent, m)));
+    return out;
+  }
+
+  private static String root(Map<String, String> parent, String m) {
+    String r = m;
+    while (!parent.get(r).equals(r)) {
+      r = parent.get(r);
+    }
+    return r;
+  }
+
+  /** Joins two units under the root that comes first in {@code order}. */
+  private static void union(Map<String, String> parent, String a, String b, List<String> order) {
+    String ra = root(parent, a);
+    String rb = root(parent, b);
+    if (!ra.equals(rb)) {
+      if (order.indexOf(ra) <= order.indexOf(rb)) {
+        parent.put(rb, ra);
+      } else {
+        parent.put(ra, rb);
+      }
+    }
+  }
+
   public SchemaModel model() {
     return model;
   }

@@ -20,8 +20,9 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * Fused schema retrieval: dense (pgvector) and lexical (BM25) search over table and column
- * chunks, column evidence aggregated per table, score fusion, a packet sized by evidence, and
- * relevance-gated FK expansion.
+ * chunks, column evidence aggregated per table, score fusion, a packet of the tables the
+ * {@link TableSelector} judges needed (or, for a model with no fitted selector, a packet sized by
+ * score gaps with relevance-gated FK expansion), what the question names, and join bridges.
  */
 public final class SchemaRetriever {
 
@@ -53,6 +54,20 @@ public final class SchemaRetriever {
     this.settings = settings;
   }
 
+  /** How these settings choose a packet's tables, for reports: "learned, threshold 0.015" or "evidence". */
+  public String packetSelection(RetrievalSettings s) {
+    return selector(s).map(t -> String.format(java.util.Locale.ROOT, "learned, threshold %.3f", t.threshold())).orElse("evidence");
+  }
+
+  /** The selector these settings ask for, or empty for the evidence sizer. */
+  Optional<TableSelector> selector(RetrievalSettings s) {
+    if (s.selector() == RetrievalSettings.SELECTOR_EVIDENCE) {
+      return Optional.empty();
+    }
+    // Read only when asked for: fitting new weights must work while the bundled ones are stale.
+    return SelectorWeights.forModel(embedder.modelId()).map(w -> new TableSelector(w, s.selector() > 0 ? s.selector() : w.threshold()));
+  }
+
   public RetrievalSettings settings() {
     return settings;
   }
@@ -66,8 +81,14 @@ public final class SchemaRetriever {
     return retrieveWithEvidence(question, s).packet();
   }
 
-  /** The packet and the per-table evidence behind it (for evaluation and diagnostics). */
-  public record Result(SchemaContextPacket packet, List<TableEvidence> evidence, Map<String, Double> moduleScores) {}
+  /**
+   * The packet and the per-table evidence behind it (for evaluation, diagnostics and fitting the
+   * selector): {@code judged} holds the ranking's leading tables with their selector features, in
+   * ranking order, and their probabilities (NaN without fitted weights); empty when the question was
+   * refused or the schema is small.
+   */
+  public record Result(SchemaContextPacket packet, List<TableEvidence> evidence, Map<String, Double> moduleScores,
+                       List<TableSelector.Candidate> judged) {}
 
   public Result retrieveWithEvidence(String asked, RetrievalSettings s) {
     if (asked == null || asked.isBlank()) {
@@ -125,8 +146,8 @@ public final class SchemaRetriever {
     List<TableEvidence> ranked = ScoreFusion.fuse(ev.values(), dTables, dColumns, lTables, lColumns, index.moduleOf, moduleScores);
     time.lap("fuse");
 
-    List<RankedTable> ranking = ranked.stream()
-        .map(e -> new RankedTable(e.table, e.fused, Double.isNaN(e.denseTable) && e.lexicalTable == 0)).toList();
+    List<RankedTable> ranking = ranking(ranked);
+    List<TableSelector.Candidate> judged = List.of();
 
     List<PacketTable> tables = new ArrayList<>();
     boolean full = false;
@@ -152,7 +173,11 @@ public final class SchemaRetriever {
         tables.add(packetTable(t.name(), e == null ? 0 : e.fused / best, "full_schema", e));
       }
     } else {
-      Completion c = complete(question, ranked, s, time);
+      Completion c = complete(question, ranked, moduleScores, verdict.relevance(), s, time);
+      judged = c.judged();
+      if (c.order().isPresent()) {
+        ranking = ranking(c.order().get());
+      }
       tables.addAll(c.tables());
       namedAdded = c.named();
       fkAdded = c.fkAdded();
@@ -192,17 +217,26 @@ public final class SchemaRetriever {
     metrics.put("patterns", (long) patterns.size());
     SchemaContextPacket packet = new SchemaContextPacket(model.databaseId(), asked, tables, shownEdges, paths, modules, full,
         ranking, metrics, time.asMap(), patterns, refusal);
-    return new Result(packet, ranked, moduleScores);
+    return new Result(packet, ranked, moduleScores, judged);
   }
 
-  /** What the packet's tables are and where each came from, once the gate has let the question through. */
-  private record Completion(List<PacketTable> tables, int named, int fkAdded, int fkBlocked, int bridges) {}
+  private static List<RankedTable> ranking(List<TableEvidence> ranked) {
+    return ranked.stream().map(e -> new RankedTable(e.table, e.fused, Double.isNaN(e.denseTable) && e.lexicalTable == 0)).toList();
+  }
+
+  /**
+   * What the packet's tables are and where each came from, once the gate has let the question through;
+   * the ranking the selector made (its judged tables most probable first, then the rest), when it chose.
+   */
+  private record Completion(List<PacketTable> tables, int named, int fkAdded, int fkBlocked, int bridges,
+                            List<TableSelector.Candidate> judged, Optional<List<TableEvidence>> order) {}
 
   /**
    * The packet of a larger schema: the ranking cut by evidence, then what the question names (and the
    * tables its roles and name lookups point at), FK expansion, and the bridges that make it joinable.
    */
-  private Completion complete(String question, List<TableEvidence> ranked, RetrievalSettings s, Timings time) {
+  private Completion complete(String question, List<TableEvidence> ranked, Map<String, Double> moduleScores, double relevance0,
+                               RetrievalSettings s, Timings time) {
     SchemaModel model = index.model;
     List<PacketTable> tables = new ArrayList<>();
     int namedAdded = 0;
@@ -210,7 +244,30 @@ public final class SchemaRetriever {
     int bridgesAdded = 0;
     Map<String, TableEvidence> byName = new HashMap<>();
     ranked.forEach(e -> byName.put(e.table, e));
-    List<TableEvidence> chosen = PacketSizer.choose(ranked, s);
+    List<String> stems = SchemaAnalyzer.stems(question);
+    Set<String> namedByQuestion = index.named.named(stems, byName.keySet());
+    List<TableEvidence> leading = ranked.subList(0, Math.min(TableSelector.CANDIDATES, ranked.size()));
+    TableSelector.Context context = new TableSelector.Context(model::neighbours,
+        unitsOf(leading), moduleScores, namedByQuestion, relevance0);
+    Optional<TableSelector> selector = selector(s);
+    List<TableSelector.Candidate> judged;
+    List<TableEvidence> chosen;
+    Optional<List<TableEvidence>> order = Optional.empty();
+    if (selector.isPresent()) {
+      judged = selector.get().judge(ranked, context);
+      chosen = selector.get().chosen(judged).stream().map(TableSelector.Candidate::evidence).toList();
+      List<TableEvidence> reordered = new ArrayList<>(judged.stream().map(TableSelector.Candidate::evidence).toList());
+      reordered.addAll(ranked.subList(leading.size(), ranked.size()));
+      order = Optional.of(reordered);
+    } else {
+      double[][] rows = TableSelector.features(ranked, context);
+      List<TableSelector.Candidate> unjudged = new ArrayList<>();
+      for (int i = 0; i < rows.length; i++) {
+        unjudged.add(new TableSelector.Candidate(ranked.get(i), rows[i], Double.NaN));
+      }
+      judged = unjudged;
+      chosen = PacketSizer.choose(ranked, s);
+    }
     Set<String> inPacket = new LinkedHashSet<>();
     double best = ranked.get(0).fused;
     for (TableEvidence e : chosen) {
@@ -221,9 +278,8 @@ public final class SchemaRetriever {
     // What the question names is kept, hub or not, when it belongs with the packet: same module, or a few FK hops away.
     Set<String> chosenModules = new LinkedHashSet<>();
     chosen.forEach(e -> chosenModules.add(e.module));
-    List<String> stems = SchemaAnalyzer.stems(question);
     List<TableEvidence> named = new ArrayList<>();
-    for (String t : index.named.named(stems, byName.keySet())) {
+    for (String t : namedByQuestion) {
       TableEvidence e = byName.get(t);
       if (!inPacket.contains(t) && (chosenModules.contains(e.module) || JoinConnector.withinHops(model, t, inPacket, NAMED_HOPS))) {
         named.add(e);
@@ -254,7 +310,8 @@ public final class SchemaRetriever {
         namedAdded++;
       }
     }
-    FkExpansion.Outcome fk = FkExpansion.expand(model, members, ranked, s);
+    // The selector weighs FK adjacency itself; the evidence sizer leaves it to expansion.
+    FkExpansion.Outcome fk = selector.isPresent() ? new FkExpansion.Outcome(List.of(), 0) : FkExpansion.expand(model, members, ranked, s);
     for (TableEvidence e : fk.added()) {
       if (inPacket.add(e.table)) {
         tables.add(packetTable(e.table, e.fused / best, "fk_expansion", e));
@@ -267,7 +324,16 @@ public final class SchemaRetriever {
         bridgesAdded++;
       }
     }
-    return new Completion(tables, namedAdded, fkAdded, fk.blocked(), bridgesAdded);
+    return new Completion(tables, namedAdded, fkAdded, fk.blocked(), bridgesAdded, judged, order);
+  }
+
+  /** The unit of each leading table's module (see {@link TableSelector}). */
+  private Map<String, String> unitsOf(List<TableEvidence> leading) {
+    List<String> modules = leading.stream().map(e -> e.module).distinct().toList();
+    Map<String, String> unitOfModule = index.unitsOf(modules);
+    Map<String, String> out = new HashMap<>();
+    leading.forEach(e -> out.put(e.table, unitOfModule.getOrDefault(e.module, e.module)));
+    return out;
   }
 
   /** The best table or column cosine of the question with its values taken out; 0 when nothing is left or nothing changed. */

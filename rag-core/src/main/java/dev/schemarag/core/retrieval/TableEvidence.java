@@ -40,6 +40,11 @@ public final class TableEvidence {
     return denseTable;
   }
 
+  /** The best cosine of a query pattern documented for this table (NaN when none was returned). */
+  public double denseQuery() {
+    return denseQuery;
+  }
+
   public double lexicalTable() {
     return lexicalTable;
   }

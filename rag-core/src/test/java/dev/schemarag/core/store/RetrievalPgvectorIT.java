@@ -160,6 +160,37 @@ class RetrievalPgvectorIT {
   }
 
   @Test
+  void theLearnedSelectorRanksTheLeadingTablesByProbabilityAndKeepsThoseAboveItsThreshold() throws Exception {
+    String dbId = "it-" + UUID.randomUUID();
+    SchemaModel model0 = erp(dbId, "Gross monthly salary");
+    List<Chunk> chunks = Chunker.chunkAll(model0, Map.of());
+    new IndexSync(store, new CachingEmbedder(model, new PgEmbeddingCache(db)), 32).sync(dbId, Optional.empty(), chunks, 1, n -> { });
+    RetrievalSettings learned = RetrievalSettings.DEFAULT.withSelector(RetrievalSettings.SELECTOR_LEARNED);
+    try (PgDenseSearch dense = new PgDenseSearch(db, dbId)) {
+      SchemaRetriever retriever = new SchemaRetriever(new SchemaIndex(model0, chunks, learned), dense, model, learned);
+      SchemaRetriever.Result r = retriever.retrieveWithEvidence("How many units of each product are in stock in each warehouse?", learned);
+      List<dev.schemarag.core.retrieval.TableSelector.Candidate> judged = r.judged();
+      assertThat(judged).isNotEmpty();
+      assertThat(judged).extracting(dev.schemarag.core.retrieval.TableSelector.Candidate::probability)
+          .allSatisfy(p -> assertThat(p).isBetween(0.0, 1.0))
+          .isSortedAccordingTo((a, b) -> Double.compare(b, a));
+      // The packet's ranking is the selector's order; every table it took from retrieval cleared the threshold (or led).
+      assertThat(r.packet().ranking().get(0).name()).isEqualTo(judged.get(0).table());
+      double threshold = dev.schemarag.core.retrieval.SelectorWeights.forModel("all-minilm-l6-v2").orElseThrow().threshold();
+      assertThat(r.packet().tables()).filteredOn(t -> t.source().equals("retrieval")).allSatisfy(t -> assertThat(judged.stream()
+          .filter(c -> c.table().equals(t.name())).findFirst().orElseThrow().probability() >= threshold
+          || t.name().equals(judged.get(0).table())).isTrue());
+      assertThat(r.packet().tableNames()).contains("inventory.stock_levels", "inventory.products", "inventory.warehouses");
+      assertThat(r.packet().metrics()).containsEntry("fk_added", 0L);
+
+      // The evidence sizer computes the same features, with no probability.
+      SchemaRetriever.Result e = retriever.retrieveWithEvidence("How many units of each product are in stock in each warehouse?",
+          RetrievalSettings.DEFAULT.withSelector(RetrievalSettings.SELECTOR_EVIDENCE));
+      assertThat(e.judged()).hasSameSizeAs(judged).allSatisfy(c -> assertThat(c.probability()).isNaN());
+    }
+  }
+
+  @Test
   void aSmallSchemaIsSentWhole() throws Exception {
     String dbId = "it-" + UUID.randomUUID();
     SchemaModel full = erp(dbId, "Gross monthly salary");

@@ -1,0 +1,224 @@
+package dev.schemarag.core.retrieval;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * Which of the ranking's leading tables the packet needs, by a calibrated probability per table
+ * instead of a fixed fill: a logistic model over the evidence of each table and where it stands
+ * (score gaps to the best and to the next, rank overall and within its unit, FK adjacency to the
+ * tables above it, whether the question names it). A question with one clear table gets one or two;
+ * a flat ranking keeps as many as clear the threshold. The tables come back most probable first, so
+ * the selector is also the packet's ranking.
+ *
+ * <p>A unit is a group of modules joined by foreign keys: the schemas of one database that
+ * reference each other form one unit, while unrelated databases indexed together (or modules no key
+ * joins) stay apart, so "the same unit as the best table" means "can be joined with it".
+ *
+ * <p>The weights are fitted by {@code ./schemarag fit-selector} on questions with gold tables (see
+ * {@link SelectorWeights}); the features are scale-free or bounded so that they carry across schemas.
+ */
+public final class TableSelector {
+
+  /** How many of the ranking's leading tables are judged: recall@30 is within a point of recall@all on every set. */
+  public static final int CANDIDATES = 30;
+
+  private static final List<String> BASE = List.of("bias", "fused", "gap_to_best", "log_rank", "dense_table",
+      "dense_column_1", "dense_column_2", "lexical_table", "lexical_column_1", "lexical_column_2", "same_unit_as_best",
+      "log_unit_rank", "unit_gap_to_best", "log_rank_in_unit", "gap_to_unit_best", "fk_to_best", "fk_to_unit_best",
+      "module_lexical", "dense_column_hits", "lexical_column_hits", "log_fk_degree", "named", "gap_to_next",
+      "gap_to_previous", "fk_to_a_higher_table", "unit_share_of_top_5", "relevance", "fused_over_best");
+
+  /**
+   * Products of two base features: a linear model cannot tell on its own that a named table counts
+   * for more in the best table's unit than outside it, or that a gap hurts more the larger it is.
+   */
+  private static final List<List<String>> PRODUCTS = List.of(List.of("named", "same_unit_as_best"), List.of("named", "log_rank_in_unit"),
+      List.of("fk_to_best", "same_unit_as_best"), List.of("fk_to_unit_best", "log_rank_in_unit"), List.of("dense_column_1", "same_unit_as_best"),
+      List.of("gap_to_best", "gap_to_best"), List.of("unit_gap_to_best", "unit_gap_to_best"), List.of("gap_to_unit_best", "gap_to_unit_best"),
+      List.of("log_rank_in_unit", "same_unit_as_best"), List.of("named", "gap_to_unit_best"), List.of("relevance", "gap_to_best"));
+
+  /** Feature names, in the order of a row; the weights file names them so that a stale file is refused. */
+  public static final List<String> FEATURES = features();
+
+  private static List<String> features() {
+    List<String> all = new ArrayList<>(BASE);
+    PRODUCTS.forEach(p -> all.add(p.get(0) + "*" + p.get(1)));
+    return List.copyOf(all);
+  }
+
+  private static final int[][] PRODUCT_INDEX = PRODUCTS.stream()
+      .map(p -> new int[] {BASE.indexOf(p.get(0)), BASE.indexOf(p.get(1))}).toArray(int[][]::new);
+
+  /** One judged table: its evidence, its feature row and its probability of being needed. */
+  public record Candidate(TableEvidence evidence, double[] features, double probability) {
+    public String table() {
+      return evidence.table;
+    }
+  }
+
+  /** What the features of one question are computed from, besides the ranking. */
+  public record Context(Function<String, Set<String>> neighbours, Map<String, String> unitOf, Map<String, Double> moduleLexical,
+                        Set<String> named, double relevance) {}
+
+  private final SelectorWeights weights;
+  private final double threshold;
+
+  public TableSelector(SelectorWeights weights, double threshold) {
+    if (threshold <= 0 || threshold >= 1) {
+      throw new IllegalArgumentException("the selector threshold must be within (0, 1), not " + threshold);
+    }
+    this.weights = weights;
+    this.threshold = threshold;
+  }
+
+  public double threshold() {
+    return threshold;
+  }
+
+  /** The ranking's leading tables judged, most probable first. */
+  public List<Candidate> judge(List<TableEvidence> ranked, Context context) {
+    double[][] rows = features(ranked, context);
+    List<Candidate> out = new ArrayList<>(rows.length);
+    for (int i = 0; i < rows.length; i++) {
+      out.add(new Candidate(ranked.get(i), rows[i], weights.probability(rows[i])));
+    }
+    out.sort(Comparator.comparingDouble(Candidate::probability).reversed());
+    return out;
+  }
+
+  /** The judged tables the packet takes: each at or above the threshold, and always the most probable one. */
+  public List<Candidate> chosen(List<Candidate> judged) {
+    List<Candidate> out = new ArrayList<>();
+    for (Candidate c : judged) {
+      if (out.isEmpty() || c.probability() >= threshold) {
+        out.add(c);
+      }
+    }
+    return out;
+  }
+
+  /** The feature rows of the ranking's first {@link #CANDIDATES} tables, in ranking order. */
+  public static double[][] features(List<TableEvidence> ranked, Context context) {
+    int n = Math.min(CANDIDATES, ranked.size());
+    if (n == 0) {
+      return new double[0][];
+    }
+    List<TableEvidence> top = ranked.subList(0, n);
+    double best = top.get(0).fused;
+    double lexTableMax = 0;
+    double lexColumnMax = 0;
+    double denseTableFloor = Double.NaN;
+    for (TableEvidence e : top) {
+      lexTableMax = Math.max(lexTableMax, e.lexicalTable);
+      for (TableEvidence.ColumnHit h : e.lexicalColumns) {
+        lexColumnMax = Math.max(lexColumnMax, h.score());
+      }
+      if (!Double.isNaN(e.denseTable)) {
+        denseTableFloor = Double.isNaN(denseTableFloor) ? e.denseTable : Math.min(denseTableFloor, e.denseTable);
+      }
+    }
+    lexTableMax = lexTableMax == 0 ? 1 : lexTableMax;
+    lexColumnMax = lexColumnMax == 0 ? 1 : lexColumnMax;
+    denseTableFloor = Double.isNaN(denseTableFloor) ? 0 : denseTableFloor;
+    double moduleLexMax = context.moduleLexical().values().stream().mapToDouble(Double::doubleValue).max().orElse(0);
+
+    // Per unit: its best fused score and its rank among units, in ranking order.
+    Map<String, Double> unitBest = new HashMap<>();
+    Map<String, Integer> unitRank = new HashMap<>();
+    Map<String, String> unitTop = new HashMap<>();
+    for (TableEvidence e : top) {
+      String u = unit(context, e);
+      if (!unitBest.containsKey(u)) {
+        unitBest.put(u, e.fused);
+        unitRank.put(u, unitRank.size());
+        unitTop.put(u, e.table);
+      }
+    }
+    Map<String, Integer> unitInTop5 = new HashMap<>();
+    for (TableEvidence e : top.subList(0, Math.min(5, n))) {
+      unitInTop5.merge(unit(context, e), 1, Integer::sum);
+    }
+    String bestUnit = unit(context, top.get(0));
+    Set<String> bestNeighbours = context.neighbours().apply(top.get(0).table);
+    Map<String, Integer> seenInUnit = new HashMap<>();
+    double[][] rows = new double[n][];
+    for (int i = 0; i < n; i++) {
+      TableEvidence e = top.get(i);
+      String u = unit(context, e);
+      int rankInUnit = seenInUnit.merge(u, 1, Integer::sum) - 1;
+      Set<String> neighbours = context.neighbours().apply(e.table);
+      double[] dense = twoBest(e.denseColumns, 1);
+      double[] lexical = twoBest(e.lexicalColumns, lexColumnMax);
+      double next = i + 1 < n ? top.get(i + 1).fused : e.fused - 0.1;
+      double previous = i > 0 ? top.get(i - 1).fused : e.fused;
+      boolean toHigher = false;
+      for (int j = 0; j < Math.min(i, 5); j++) {
+        toHigher |= neighbours.contains(top.get(j).table);
+      }
+      String module = e.module;
+      double moduleLex = moduleLexMax > 0 ? context.moduleLexical().getOrDefault(module, 0.0) / moduleLexMax : 0;
+      double[] base = new double[] {
+          1,
+          e.fused,
+          best - e.fused,
+          Math.log(i + 1),
+          Double.isNaN(e.denseTable) ? denseTableFloor : e.denseTable,
+          dense[0],
+          dense[1],
+          e.lexicalTable / lexTableMax,
+          lexical[0],
+          lexical[1],
+          u.equals(bestUnit) ? 1 : 0,
+          Math.log(unitRank.get(u) + 1),
+          best - unitBest.get(u),
+          Math.log(rankInUnit + 1),
+          unitBest.get(u) - e.fused,
+          bestNeighbours.contains(e.table) ? 1 : 0,
+          context.neighbours().apply(unitTop.get(u)).contains(e.table) ? 1 : 0,
+          moduleLex,
+          e.denseColumns.size(),
+          e.lexicalColumns.size(),
+          Math.log(1 + neighbours.size()),
+          context.named().contains(e.table) ? 1 : 0,
+          e.fused - next,
+          previous - e.fused,
+          toHigher ? 1 : 0,
+          unitInTop5.getOrDefault(u, 0) / 5.0,
+          context.relevance(),
+          best == 0 ? 0 : e.fused / best};
+      double[] row = java.util.Arrays.copyOf(base, base.length + PRODUCT_INDEX.length);
+      for (int k = 0; k < PRODUCT_INDEX.length; k++) {
+        row[base.length + k] = base[PRODUCT_INDEX[k][0]] * base[PRODUCT_INDEX[k][1]];
+      }
+      rows[i] = row;
+    }
+    return rows;
+  }
+
+  private static String unit(Context context, TableEvidence e) {
+    String u = context.unitOf().get(e.table);
+    return u == null ? e.module : u;
+  }
+
+  /** The best and second-best column scores, scaled. */
+  private static double[] twoBest(List<TableEvidence.ColumnHit> hits, double scale) {
+    double first = 0;
+    double second = 0;
+    for (TableEvidence.ColumnHit h : hits) {
+      double v = h.score() / scale;
+      if (v > first) {
+        second = first;
+        first = v;
+      } else if (v > second) {
+        second = v;
+      }
+    }
+    return new double[] {first, second};
+  }
+}
