@@ -105,8 +105,10 @@ class ProcessStackIT {
         assertThat(a.getRequestedBy()).as("the default principal").isEqualTo("local");
 
         // The sample's sales analyst: the same SQL under its role, whose row-level security keeps the European customers.
-        QueryAnswered analyst = client.ask(QuestionRequested.newBuilder(q).setQueryId(UUID.randomUUID().toString())
-            .setRequestedBy("sales_analyst").build(), Duration.ofSeconds(120)).answered().orElseThrow();
+        QuestionClient.Outcome ao = client.ask(QuestionRequested.newBuilder(q).setQueryId(UUID.randomUUID().toString())
+            .setRequestedBy("sales_analyst").build(), Duration.ofSeconds(120));
+        assertThat(ao.failed()).as("the analyst's question").isEmpty();
+        QueryAnswered analyst = ao.answered().orElseThrow();
         assertThat(analyst.getRunAsRole()).isEqualTo("sales_analyst");
         assertThat(analyst.getRowsPreview().get(0).get(0).toString()).isEqualTo(Long.toString(european)).isNotEqualTo(Long.toString(customers));
       }

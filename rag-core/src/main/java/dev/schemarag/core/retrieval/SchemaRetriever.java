@@ -176,7 +176,7 @@ public final class SchemaRetriever {
       Completion c = complete(question, ranked, moduleScores, verdict.relevance(), s, time);
       judged = c.judged();
       if (c.order().isPresent()) {
-        ranking = ranking(c.order().get());
+        ranking = c.order().get();
       }
       tables.addAll(c.tables());
       namedAdded = c.named();
@@ -221,7 +221,11 @@ public final class SchemaRetriever {
   }
 
   private static List<RankedTable> ranking(List<TableEvidence> ranked) {
-    return ranked.stream().map(e -> new RankedTable(e.table, e.fused, Double.isNaN(e.denseTable) && e.lexicalTable == 0)).toList();
+    return ranked.stream().map(e -> ranked(e, e.fused)).toList();
+  }
+
+  private static RankedTable ranked(TableEvidence e, double score) {
+    return new RankedTable(e.table, score, Double.isNaN(e.denseTable) && e.lexicalTable == 0);
   }
 
   /**
@@ -229,13 +233,14 @@ public final class SchemaRetriever {
    * the ranking the selector made (its judged tables most probable first, then the rest), when it chose.
    */
   private record Completion(List<PacketTable> tables, int named, int fkAdded, int fkBlocked, int bridges,
-                            List<TableSelector.Candidate> judged, Optional<List<TableEvidence>> order) {}
+                            List<TableSelector.Candidate> judged, Optional<List<RankedTable>> order) {}
 
   /**
-   * The packet of a larger schema: the ranking cut by evidence, then what the question names (and the
-   * tables its roles and name lookups point at), FK expansion, and the bridges that make it joinable.
+   * The packet of a larger schema: the tables the selector judges needed (or the ranking cut by score
+   * gaps, with FK expansion), then what the question names (and the tables its roles and name lookups
+   * point at), and the bridges that make it joinable.
    */
-  private Completion complete(String question, List<TableEvidence> ranked, Map<String, Double> moduleScores, double relevance0,
+  private Completion complete(String question, List<TableEvidence> ranked, Map<String, Double> moduleScores, double questionRelevance,
                                RetrievalSettings s, Timings time) {
     SchemaModel model = index.model;
     List<PacketTable> tables = new ArrayList<>();
@@ -248,24 +253,21 @@ public final class SchemaRetriever {
     Set<String> namedByQuestion = index.named.named(stems, byName.keySet());
     List<TableEvidence> leading = ranked.subList(0, Math.min(TableSelector.CANDIDATES, ranked.size()));
     TableSelector.Context context = new TableSelector.Context(model::neighbours,
-        unitsOf(leading), moduleScores, namedByQuestion, relevance0);
+        unitsOf(leading), moduleScores, namedByQuestion, questionRelevance);
     Optional<TableSelector> selector = selector(s);
     List<TableSelector.Candidate> judged;
     List<TableEvidence> chosen;
-    Optional<List<TableEvidence>> order = Optional.empty();
+    Optional<List<RankedTable>> order = Optional.empty();
     if (selector.isPresent()) {
       judged = selector.get().judge(ranked, context);
       chosen = selector.get().chosen(judged).stream().map(TableSelector.Candidate::evidence).toList();
-      List<TableEvidence> reordered = new ArrayList<>(judged.stream().map(TableSelector.Candidate::evidence).toList());
-      reordered.addAll(ranked.subList(leading.size(), ranked.size()));
+      // The selector's order is the ranking: judged tables by probability, then the rest, which it did not judge, at 0.
+      List<RankedTable> reordered = new ArrayList<>();
+      judged.forEach(c -> reordered.add(ranked(c.evidence(), c.probability())));
+      ranked.subList(leading.size(), ranked.size()).forEach(e -> reordered.add(ranked(e, 0)));
       order = Optional.of(reordered);
     } else {
-      double[][] rows = TableSelector.features(ranked, context);
-      List<TableSelector.Candidate> unjudged = new ArrayList<>();
-      for (int i = 0; i < rows.length; i++) {
-        unjudged.add(new TableSelector.Candidate(ranked.get(i), rows[i], Double.NaN));
-      }
-      judged = unjudged;
+      judged = TableSelector.unjudged(ranked, context);
       chosen = PacketSizer.choose(ranked, s);
     }
     Set<String> inPacket = new LinkedHashSet<>();

@@ -92,6 +92,16 @@ public final class TableSelector {
     return out;
   }
 
+  /** The leading tables with their features and no probability: what fitting new weights learns from. */
+  public static List<Candidate> unjudged(List<TableEvidence> ranked, Context context) {
+    double[][] rows = features(ranked, context);
+    List<Candidate> out = new ArrayList<>(rows.length);
+    for (int i = 0; i < rows.length; i++) {
+      out.add(new Candidate(ranked.get(i), rows[i], Double.NaN));
+    }
+    return out;
+  }
+
   /** The judged tables the packet takes: each at or above the threshold, and always the most probable one. */
   public List<Candidate> chosen(List<Candidate> judged) {
     List<Candidate> out = new ArrayList<>();

@@ -117,10 +117,9 @@ public final class ReadOnlyExecutor {
           stage = "plan";
           Optional<String> refused = plan.refusal(allowedTables);
           if (refused.isPresent()) {
-            // A packet view is planned as the tables it reads: those are allowed too.
-            Set<String> withViewBases = new HashSet<>(allowedTables);
-            withViewBases.addAll(viewBases(c, allowedTables));
-            refused = plan.refusal(withViewBases);
+            // A packet view is planned as the tables it reads, and a packet table as the tables its row-level
+            // policies read (the database's rules, not the statement's choice): those are allowed too.
+            refused = plan.refusal(plannedBases(c, allowedTables));
           }
           if (refused.isPresent()) {
             return Outcome.refused(stage, summary, redact.apply(refused.get(), sql));
@@ -201,6 +200,41 @@ public final class ReadOnlyExecutor {
   }
 
   /** The relations that the packet's views read, recursively through views on views, as {@code schema.name}. */
+  /** The packet's tables with what PostgreSQL plans into a read of them: view bases and row-level policy reads, to a fixed point. */
+  static Set<String> plannedBases(Connection c, Collection<String> allowedTables) throws SQLException {
+    Set<String> all = new HashSet<>();
+    allowedTables.forEach(t -> all.add(SqlGuard.normalize(t)));
+    for (int round = 0; round < 8; round++) {
+      Set<String> more = new HashSet<>(viewBases(c, all));
+      more.addAll(policyReads(c, all));
+      if (!all.addAll(more.stream().map(SqlGuard::normalize).toList())) {
+        break;
+      }
+    }
+    return all;
+  }
+
+  /** The relations the row-level security policies of these tables read (pg_depend records a policy's expressions). */
+  static Set<String> policyReads(Connection c, Collection<String> tables) throws SQLException {
+    List<String> qualified = tables.stream().map(SqlGuard::normalize).map(t -> t.contains(".") ? t : "public." + t).toList();
+    Set<String> out = new HashSet<>();
+    try (PreparedStatement ps = c.prepareStatement("""
+        SELECT n.nspname, r.relname FROM pg_policy p
+          JOIN pg_class t ON t.oid = p.polrelid JOIN pg_namespace tn ON tn.oid = t.relnamespace
+          JOIN pg_depend d ON d.classid = 'pg_policy'::regclass AND d.objid = p.oid
+           AND d.refclassid = 'pg_class'::regclass AND d.refobjid <> p.polrelid
+          JOIN pg_class r ON r.oid = d.refobjid JOIN pg_namespace n ON n.oid = r.relnamespace
+         WHERE lower(tn.nspname || '.' || t.relname) = ANY (?)""")) {
+      ps.setArray(1, c.createArrayOf("text", qualified.toArray()));
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          out.add(rs.getString(1) + "." + rs.getString(2));
+        }
+      }
+    }
+    return out;
+  }
+
   static Set<String> viewBases(Connection c, Collection<String> allowedTables) throws SQLException {
     List<String> qualified = allowedTables.stream().map(SqlGuard::normalize).map(t -> t.contains(".") ? t : "public." + t).toList();
     Set<String> out = new HashSet<>();

@@ -154,7 +154,8 @@ class RetrievalPgvectorIT {
       assertThat(p.toPrompt()).contains("hr.employees (employee_id bigint PK");
 
       SchemaContextPacket stock = retriever.retrieve("How many units of each product are in stock in each warehouse?");
-      assertThat(stock.tableNames().get(0)).isEqualTo("inventory.stock_levels");
+      // The learned selector puts the named product table and the stock fact table first, in either order.
+      assertThat(stock.tableNames().subList(0, 2)).contains("inventory.stock_levels");
       assertThat(stock.tableNames()).contains("inventory.products", "inventory.warehouses");
     }
   }
