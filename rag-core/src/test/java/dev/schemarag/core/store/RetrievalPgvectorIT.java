@@ -100,6 +100,13 @@ class RetrievalPgvectorIT {
     return new SchemaModel(db, t, fks);
   }
 
+  /** The schema's chunks, stored with their vectors under its database id. */
+  private static List<Chunk> indexed(SchemaModel schema) throws java.sql.SQLException {
+    List<Chunk> chunks = Chunker.chunkAll(schema, Map.of());
+    new IndexSync(store, new CachingEmbedder(model, new PgEmbeddingCache(db)), 32).sync(schema.databaseId(), Optional.empty(), chunks, 1, n -> { });
+    return chunks;
+  }
+
   @Test
   void indexesOnceEmbedsNothingTwiceAndReembedsOnlyTheChangedColumn() throws Exception {
     String dbId = "it-" + UUID.randomUUID();
@@ -132,8 +139,7 @@ class RetrievalPgvectorIT {
   void retrievesTheTablesAQuestionIsAboutWithScoresDescending() throws Exception {
     String dbId = "it-" + UUID.randomUUID();
     SchemaModel model0 = erp(dbId, "Gross monthly salary");
-    List<Chunk> chunks = Chunker.chunkAll(model0, Map.of());
-    new IndexSync(store, new CachingEmbedder(model, new PgEmbeddingCache(db)), 32).sync(dbId, Optional.empty(), chunks, 1, n -> { });
+    List<Chunk> chunks = indexed(model0);
     try (PgDenseSearch dense = new PgDenseSearch(db, dbId)) {
       assertThat(dense.nearest(ChunkKind.COLUMN, model.embed("salary"), 3).get(0).subject()).contains("salary");
       SchemaRetriever retriever = new SchemaRetriever(new SchemaIndex(model0, chunks, RetrievalSettings.DEFAULT), dense, model,
@@ -164,8 +170,7 @@ class RetrievalPgvectorIT {
   void theLearnedSelectorRanksTheLeadingTablesByProbabilityAndKeepsThoseAboveItsThreshold() throws Exception {
     String dbId = "it-" + UUID.randomUUID();
     SchemaModel model0 = erp(dbId, "Gross monthly salary");
-    List<Chunk> chunks = Chunker.chunkAll(model0, Map.of());
-    new IndexSync(store, new CachingEmbedder(model, new PgEmbeddingCache(db)), 32).sync(dbId, Optional.empty(), chunks, 1, n -> { });
+    List<Chunk> chunks = indexed(model0);
     RetrievalSettings learned = RetrievalSettings.DEFAULT.withSelector(RetrievalSettings.SELECTOR_LEARNED);
     try (PgDenseSearch dense = new PgDenseSearch(db, dbId)) {
       SchemaRetriever retriever = new SchemaRetriever(new SchemaIndex(model0, chunks, learned), dense, model, learned);
