@@ -112,7 +112,8 @@ public record RetrievalSettings(int topK, double threshold, int smallSchemaTable
     return new RetrievalSettings(topK, threshold, smallSchemaTables, fkCap, hubDegree, joinHints, bm25K1, bm25B, gate, selector);
   }
 
-  public RetrievalSettings withSelector(double selectorThreshold) {
-    return new RetrievalSettings(topK, threshold, smallSchemaTables, fkCap, hubDegree, joinHints, bm25K1, bm25B, relevanceGate, selectorThreshold);
+  /** @param how {@link #SELECTOR_AUTO}, {@link #SELECTOR_LEARNED}, {@link #SELECTOR_EVIDENCE} or a threshold */
+  public RetrievalSettings withSelector(double how) {
+    return new RetrievalSettings(topK, threshold, smallSchemaTables, fkCap, hubDegree, joinHints, bm25K1, bm25B, relevanceGate, how);
   }
 }

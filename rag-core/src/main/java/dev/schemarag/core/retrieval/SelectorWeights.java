@@ -70,7 +70,7 @@ public record SelectorWeights(String model, double[] mean, double[] scale, doubl
           + "); fit them again with ./schemarag fit-selector");
     }
     return Optional.of(new SelectorWeights(model, numbers(p, model + ".mean"), numbers(p, model + ".scale"), numbers(p, model + ".coef"),
-        Double.parseDouble(p.getProperty(model + ".threshold", "0.02").trim())));
+        numbers(p, model + ".threshold")[0]));
   }
 
   private static double[] numbers(Properties p, String key) {
