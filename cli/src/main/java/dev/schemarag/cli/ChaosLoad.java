@@ -148,15 +148,21 @@ final class ChaosLoad implements AutoCloseable {
     QuestionRequested r = QuestionRequested.newBuilder().setQueryId(id).setDatabaseId(SampleDatabase.DATABASE_ID).setQuestion(question)
         .setOptions(QuestionOptions.newBuilder().build()).setRequestedAtMs(System.currentTimeMillis()).build();
     var requests = topics.requests();
-    producer.send(new ProducerRecord<>(requests.name(), requests.keySerde().serializer().serialize(requests.name(), new QueryKey(id)),
-        requests.valueSerde().serializer().serialize(requests.name(), r)), (meta, e) -> {
-          if (e != null) {
-            questions.remove(id);
-            notPublished.incrementAndGet();
-          } else {
-            q[0] = System.currentTimeMillis();
-          }
-        });
+    try {
+      producer.send(new ProducerRecord<>(requests.name(), requests.keySerde().serializer().serialize(requests.name(), new QueryKey(id)),
+          requests.valueSerde().serializer().serialize(requests.name(), r)), (meta, e) -> {
+            if (e != null) {
+              questions.remove(id);
+              notPublished.incrementAndGet();
+            } else {
+              q[0] = System.currentTimeMillis();
+            }
+          });
+    } catch (RuntimeException e) {
+      // refused before it was sent (no callback then): not published, and the asking goes on
+      questions.remove(id);
+      notPublished.incrementAndGet();
+    }
     return id;
   }
 
@@ -191,6 +197,19 @@ final class ChaosLoad implements AutoCloseable {
       }
     }
     return new Outcomes(published, notPublished.get(), answered, failed, unanswered, duplicates, withDuplicates);
+  }
+
+  /** The query_ids published without an answer or a failure so far. */
+  java.util.Set<String> unansweredIds() {
+    java.util.Set<String> ids = new java.util.TreeSet<>();
+    questions.forEach((id, q) -> {
+      synchronized (q) {
+        if (q[1] + q[2] == 0) {
+          ids.add(id);
+        }
+      }
+    });
+    return ids;
   }
 
   /** Failure events by error class and stage. */

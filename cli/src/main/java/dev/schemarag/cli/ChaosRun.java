@@ -65,6 +65,7 @@ final class ChaosRun {
   private TopicCatalog topics;
   private Map<String, Object> kafka;
   private String modelId;
+  private String queryGroup;
   private Path docsDir;
 
   ChaosRun(ProcessStack stack, Settings settings, PrintStream out) {
@@ -82,6 +83,7 @@ final class ChaosRun {
     topics = ServiceSettings.topics(config);
     kafka = ServiceSettings.kafka(config, state.getProperty("bootstrap.servers"));
     modelId = config.get(ConfigKeys.EMBEDDING_MODEL);
+    queryGroup = config.get(ConfigKeys.QUERY_GROUP);
     docsDir = Path.of(config.get(ConfigKeys.DOCS_ROOT)).resolve(SampleDatabase.DATABASE_ID).resolve("docs");
     Map<String, Object> figures = new LinkedHashMap<>();
     figures.put("seed", settings.seed());
@@ -221,6 +223,11 @@ final class ChaosRun {
     out.println("load stopped; waiting for every question's outcome and for the index to equal the catalog");
     awaitOrTimeout(load::allOutcomesIn);
     out.println("questions: " + load.outcomes());
+    Set<String> unanswered = load.unansweredIds();
+    if (!unanswered.isEmpty()) {
+      out.println("questions without an outcome, link by link:");
+      UnansweredTrace.of(unanswered, topics, kafka, queryGroup, db).forEach(l -> out.println("  " + l));
+    }
     IndexCheck[] last = {checkIndex()};
     awaitOrTimeout(() -> {
       last[0] = checkIndex();

@@ -10,7 +10,6 @@ import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The chaos suite, short: two rounds of kill -9 to the ingest, indexer and query services, the
@@ -23,17 +22,19 @@ import org.junit.jupiter.api.io.TempDir;
 @Tag("chaos")
 class ChaosIT {
 
-  @TempDir Path localDir;
+  /** Under target, not a temporary folder: the stack's process logs stay for reading when the run fails. */
+  private static final Path LOCAL_DIR = Path.of("target", "chaos-it").toAbsolutePath();
 
   @Test
   @SuppressWarnings("unchecked")
   void killedProcessesLoseNoChangeAndLeaveNoQuestionWithoutAnOutcomeAndASecondInstanceTakesOver() throws Exception {
     // the environment of this JVM (a test cluster's SCHEMARAG_DB_URL) is not the stack's
     SchemaragConfig config = SchemaragConfig.load(Optional.empty(), Map.of(), Map.of());
+    deleteTree(LOCAL_DIR);
     ChaosRun.Settings settings = new ChaosRun.Settings(2, 7, Duration.ofSeconds(3), Duration.ofMillis(1000), Duration.ofMillis(700), 10, true,
         Duration.ofMinutes(4));
 
-    Map<String, Object> figures = ChaosBench.run(config, localDir, Path.of("..").toAbsolutePath().normalize(),
+    Map<String, Object> figures = ChaosBench.run(config, LOCAL_DIR, Path.of("..").toAbsolutePath().normalize(),
         "chaos-it-" + ProcessHandle.current().pid(), settings, System.out);
 
     Map<String, Object> single = (Map<String, Object>) figures.get("single_instance");
@@ -58,5 +59,15 @@ class ChaosIT {
     assertThat((Map<String, Long>) two.get("indexer_takeover_ms")).as("the second indexer took every partition and indexed while the first was dead")
         .allSatisfy((what, ms) -> assertThat(ms).as(what).isPositive());
     assertThat((Map<String, Object>) two.get("throughput_qps")).containsKeys("1", "2");
+  }
+
+  private static void deleteTree(Path dir) throws java.io.IOException {
+    if (java.nio.file.Files.exists(dir)) {
+      try (java.util.stream.Stream<Path> all = java.nio.file.Files.walk(dir)) {
+        for (Path p : all.sorted(java.util.Comparator.reverseOrder()).toList()) {
+          java.nio.file.Files.delete(p);
+        }
+      }
+    }
   }
 }

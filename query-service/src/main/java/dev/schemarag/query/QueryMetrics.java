@@ -28,6 +28,7 @@ final class QueryMetrics {
   static final String ANSWER_DURATION = "schemarag.answer.duration";
   static final String DLQ_RECORDS = "schemarag.dlq.records";
   static final String UNPUBLISHABLE = "schemarag.answers.unpublishable";
+  static final String DEFERRED = "schemarag.requests.deferred";
 
   private final MeterRegistry registry;
   private final Timer retrieval;
@@ -40,6 +41,7 @@ final class QueryMetrics {
       dlqCounter(t);
     }
     unpublishableCounter();
+    deferredCounter();
     this.retrieval = histogram(RETRIEVAL_DURATION, "retrieval stage of an answered question (dense + BM25 + fusion + FK expansion)")
         .register(registry);
     this.answer = histogram(ANSWER_DURATION, "answering stage of an answered question (generation, guard, lint, EXPLAIN, execution)")
@@ -80,6 +82,16 @@ final class QueryMetrics {
   private Counter unpublishableCounter() {
     return Counter.builder(UNPUBLISHABLE).description("answers or failures that could not be published (over the record size limit, refused)"
         + " and went out as a failure in their place").register(registry);
+  }
+
+  /** A request left to be read again (the answer ledger or the broker unavailable), with the rest of its batch. */
+  void deferred() {
+    deferredCounter().increment();
+  }
+
+  private Counter deferredCounter() {
+    return Counter.builder(DEFERRED).description("requests left to be read again after a pause because the answer ledger or the broker"
+        + " was unavailable").register(registry);
   }
 
   void deadLettered(String topic) {

@@ -206,7 +206,10 @@ public final class QueryService implements AutoCloseable {
         }
       });
       while (running.get()) {
-        for (ConsumerRecord<byte[], byte[]> rec : consumer.poll(Duration.ofMillis(200))) {
+        List<ConsumerRecord<byte[], byte[]>> batch = new ArrayList<>();
+        consumer.poll(Duration.ofMillis(200)).forEach(batch::add);
+        for (int i = 0; i < batch.size(); i++) {
+          ConsumerRecord<byte[], byte[]> rec = batch.get(i);
           boolean done = false;
           try {
             if (producer == null) {
@@ -224,8 +227,10 @@ public final class QueryService implements AutoCloseable {
             }
           }
           if (!done) {
-            // Not processed (ledger or broker unreachable): read it again after a pause, nothing is lost.
-            consumer.seek(new TopicPartition(rec.topic(), rec.partition()), rec.offset());
+            // Not processed (ledger or broker unreachable): read it again after a pause, and with it the rest of
+            // the batch, other partitions' records included (the poll moved past them too), so nothing is lost.
+            firstUnprocessed(batch.subList(i, batch.size())).forEach(consumer::seek);
+            metrics.deferred();
             sleepQuietly(RETRY_PAUSE);
             break;
           }
@@ -241,6 +246,19 @@ public final class QueryService implements AutoCloseable {
       }
       stopped.countDown();
     }
+  }
+
+  /**
+   * Where each partition of a batch's unprocessed records must be read again from: its first
+   * unprocessed offset. A poll returns records of several partitions at once and advances the
+   * position of each, so rewinding only the partition whose record failed would skip the others'.
+   */
+  static Map<TopicPartition, Long> firstUnprocessed(List<ConsumerRecord<byte[], byte[]>> unprocessed) {
+    Map<TopicPartition, Long> from = new java.util.LinkedHashMap<>();
+    for (ConsumerRecord<byte[], byte[]> r : unprocessed) {
+      from.merge(new TopicPartition(r.topic(), r.partition()), r.offset(), Math::min);
+    }
+    return from;
   }
 
   /** {@link #process}; a request whose processing fails unforeseen goes to the DLQ with the reason rather than stop the worker. */

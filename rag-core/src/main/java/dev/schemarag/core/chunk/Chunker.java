@@ -21,6 +21,9 @@ import java.util.Set;
  */
 public final class Chunker {
 
+  /** Where a table's overview text turns from what its comment and doc say to its column names. */
+  public static final String OVERVIEW_COLUMNS = ". columns: ";
+
   /** Embed texts are kept short: the default model reads only the first 128 word pieces. */
   private static final int MAX_EMBED_CHARS = 400;
 
@@ -56,7 +59,7 @@ public final class Chunker {
     doc.flatMap(TableDoc::purpose).ifPresent(p -> overview.append(". ").append(p));
     doc.flatMap(TableDoc::businessContext).ifPresent(b -> overview.append(". ").append(b));
     // Column names, not their comments: a COMMENT on a column re-embeds that column's chunk only.
-    overview.append(". columns: ").append(String.join(", ", table.columns().stream().map(c -> Identifiers.readable(c.name())).toList()));
+    overview.append(OVERVIEW_COLUMNS).append(String.join(", ", table.columns().stream().map(c -> Identifiers.readable(c.name())).toList()));
     chunks.add(make(db, name, ChunkKind.OVERVIEW, Optional.empty(), related, keywords(name, table.columns()),
         overview.toString(), compactDdl(model, table)));
 

@@ -42,8 +42,12 @@ final class NamedTables {
   /** A column name as stems, and its normalized form (the key of the column statistics). */
   private record ColumnPhrase(String normalized, List<String> stems) {}
 
-  /** @param withNames whether the table has a column that holds a name */
-  private record Names(List<List<String>> phrases, List<ColumnPhrase> columns, List<Role> roles, boolean withNames) {}
+  /**
+   * @param withNames whether the table has a column that holds a name
+   * @param glossed the tables it points at that its own comment or doc names ("Employees who answer
+   *     support tickets": an agent is an employee, and that is where its name is)
+   */
+  private record Names(List<List<String>> phrases, List<ColumnPhrase> columns, List<Role> roles, boolean withNames, Set<String> glossed) {}
 
   /** Words that ask for a person, a name, or a grouping: the answer shows a name from a lookup table. */
   private static final Set<String> NAME_CUES = Set.of("who", "whom", "whose", "which", "name", "names", "per", "each", "by");
@@ -120,7 +124,25 @@ final class NamedTables {
         columns.add(new ColumnPhrase(SchemaIndex.normalizedColumn(c.name()), stems));
       }
     }
-    return new Names(List.copyOf(p), List.copyOf(columns), List.copyOf(r), withNames);
+    Set<String> glossed = new LinkedHashSet<>();
+    // The overview text ends with the column names, whose FK columns name every target ("employee id"): the gloss is before them.
+    int columnsAt = text.indexOf(Chunker.OVERVIEW_COLUMNS);
+    List<String> glossStems = SchemaAnalyzer.stems(columnsAt < 0 ? text : text.substring(0, columnsAt));
+    for (var fk : model.outgoing(t.name())) {
+      Optional<Table> target = model.table(fk.toTable());
+      if (!fk.toTable().equals(t.name()) && target.isPresent() && ownNames(target.get()).stream().anyMatch(n -> containsPhrase(glossStems, n))) {
+        glossed.add(fk.toTable());
+      }
+    }
+    return new Names(List.copyOf(p), List.copyOf(columns), List.copyOf(r), withNames, Set.copyOf(glossed));
+  }
+
+  /** A table's names by its identifier alone (what another table's gloss would call it). */
+  private static Set<List<String>> ownNames(Table t) {
+    Set<List<String>> p = new LinkedHashSet<>();
+    add(p, Chunker.localWords(t.name(), t.module()));
+    add(p, Identifiers.readable(t.name()));
+    return p;
   }
 
   private static void add(Set<List<String>> phrases, String text) {
@@ -176,8 +198,8 @@ final class NamedTables {
   /**
    * For a question that asks who, for a name, or for figures per or by something: the lookup tables
    * that give names to the rows of the given tables that have no name of their own (an agent is an
-   * employee, an order has a rep), at most one per table: the most relevant name-bearing table it
-   * points at that the packet does not hold yet.
+   * employee, an order has a rep), at most one per table: the name-bearing table it points at that
+   * the packet does not hold yet, one its own gloss names first, then the most relevant.
    */
   Set<String> nameLookups(String question, Iterable<String> tables, Set<String> packet, Map<String, Double> relevance) {
     Set<String> out = new LinkedHashSet<>();
@@ -188,8 +210,9 @@ final class NamedTables {
       if (withNames(t)) {
         continue;
       }
+      Set<String> glossed = byTable.get(t) == null ? Set.of() : byTable.get(t).glossed();
       model.outgoing(t).stream().map(fk -> fk.toTable()).filter(n -> withNames(n) && !packet.contains(n)).distinct()
-          .max(java.util.Comparator.comparingDouble(n -> relevance.getOrDefault(n, 0.0)))
+          .max(java.util.Comparator.comparing((String n) -> glossed.contains(n)).thenComparingDouble(n -> relevance.getOrDefault(n, 0.0)))
           .ifPresent(out::add);
     }
     return out;

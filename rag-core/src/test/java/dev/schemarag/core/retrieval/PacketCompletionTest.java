@@ -100,6 +100,25 @@ class PacketCompletionTest {
   }
 
   @Test
+  void theLookupATableItsOwnGlossNamesComesBeforeAMoreRelevantOne() {
+    // An agent is an employee (its comment says so) and belongs to a team: both have names, the team is the more relevant.
+    SchemaModel model = new SchemaModel("erp", List.of(
+        table("hr.employees", "hr", "Everyone employed by the company", "employee_id", "first_name", "last_name"),
+        table("support.support_teams", "support", "Groups of support agents", "team_id", "name"),
+        table("support.agents", "support", "Employees who answer support tickets", "agent_id", "employee_id", "team_id")),
+        List.of(fk("support.agents", "employee_id", "hr.employees", "employee_id"),
+            fk("support.agents", "team_id", "support.support_teams", "team_id")));
+    Map<String, Double> relevance = Map.of("support.support_teams", 0.8, "hr.employees", 0.3);
+    assertThat(named(model).nameLookups("open tickets per agent", List.of("support.agents"), Set.of("support.agents"), relevance))
+        .containsExactly("hr.employees");
+    // Without a gloss that names one of them, the more relevant one.
+    SchemaModel bare = new SchemaModel("erp", model.tables().stream()
+        .map(t -> new Table(t.name(), Optional.empty(), t.columns(), t.module())).toList(), model.foreignKeys());
+    assertThat(named(bare).nameLookups("open tickets per agent", List.of("support.agents"), Set.of("support.agents"), relevance))
+        .containsExactly("support.support_teams");
+  }
+
+  @Test
   void aBridgeJoinsTwoTablesWithNoForeignKeyBetweenThem() {
     SchemaModel model = erp();
     List<String> bridges = JoinConnector.bridges(model, List.of("sales.orders", "inventory.products"), Map.of(), 4);
