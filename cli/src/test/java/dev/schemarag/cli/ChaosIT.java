@@ -30,7 +30,7 @@ class ChaosIT {
   void killedProcessesLoseNoChangeAndLeaveNoQuestionWithoutAnOutcomeAndASecondInstanceTakesOver() throws Exception {
     // the environment of this JVM (a test cluster's SCHEMARAG_DB_URL) is not the stack's
     SchemaragConfig config = SchemaragConfig.load(Optional.empty(), Map.of(), Map.of());
-    deleteTree(LOCAL_DIR);
+    dev.schemarag.infra.Files2.deleteTree(LOCAL_DIR);
     ChaosRun.Settings settings = new ChaosRun.Settings(2, 7, Duration.ofSeconds(3), Duration.ofMillis(1000), Duration.ofMillis(700), 10, true,
         Duration.ofMinutes(4));
 
@@ -59,15 +59,5 @@ class ChaosIT {
     assertThat((Map<String, Long>) two.get("indexer_takeover_ms")).as("the second indexer took every partition and indexed while the first was dead")
         .allSatisfy((what, ms) -> assertThat(ms).as(what).isPositive());
     assertThat((Map<String, Object>) two.get("throughput_qps")).containsKeys("1", "2");
-  }
-
-  private static void deleteTree(Path dir) throws java.io.IOException {
-    if (java.nio.file.Files.exists(dir)) {
-      try (java.util.stream.Stream<Path> all = java.nio.file.Files.walk(dir)) {
-        for (Path p : all.sorted(java.util.Comparator.reverseOrder()).toList()) {
-          java.nio.file.Files.delete(p);
-        }
-      }
-    }
   }
 }
