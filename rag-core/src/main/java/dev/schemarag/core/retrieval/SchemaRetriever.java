@@ -99,8 +99,11 @@ public final class SchemaRetriever {
     Map<String, Long> metrics = new LinkedHashMap<>();
     // A misspelt word the schema does not know would match nothing lexically and no name; retrieval
     // reads the question with it respelt, the packet keeps the question as asked.
-    String question = index.lexical.respelled(asked);
-    metrics.put("respelled", question.equals(asked) ? 0L : 1L);
+    String respelled = index.lexical.respelled(asked);
+    metrics.put("respelled", respelled.equals(asked) ? 0L : 1L);
+    // An acronym of the schema's names ("POs" for purchase_orders) is read with the names' words beside it.
+    String question = Acronyms.expanded(respelled, model, index.lexical::knows);
+    metrics.put("acronyms_read", question.equals(respelled) ? 0L : 1L);
 
     float[] q = embedder.embed(question);
     time.lap("embed");

@@ -330,6 +330,16 @@ public final class LexicalIndex {
     return last == 0 ? question : out.append(question.substring(last)).toString();
   }
 
+  /** Whether the schema's text has this lower-case word, as written or by every stem of it. */
+  public boolean knows(String lowerCaseWord) {
+    try {
+      IndexReader reader = searcher.getIndexReader();
+      return reader.docFreq(new Term(WORDS, lowerCaseWord)) > 0 || known(reader, lowerCaseWord);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   /** Whether the schema's text has every stem of {@code word} (a plural or another form of a known word). */
   private boolean known(IndexReader reader, String word) throws IOException {
     Set<String> stems = analyze(word);

@@ -1,0 +1,86 @@
+package dev.schemarag.core.retrieval;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.schemarag.core.schema.Column;
+import dev.schemarag.core.schema.SchemaModel;
+import dev.schemarag.core.schema.Table;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.Test;
+
+class AcronymsTest {
+
+  private static Table table(String name, String... columns) {
+    return new Table(name, Optional.empty(), Arrays.stream(columns).map(c -> Column.of(c, "int")).toList(), Optional.empty());
+  }
+
+  private static final SchemaModel SCHEMA = new SchemaModel("erp", List.of(
+      table("procurement.purchase_orders", "purchase_order_id", "ordered_on", "total_amount"),
+      table("inventory.products", "product_id", "stockKeepingUnit", "name"),
+      table("media.tv_channels", "tv_channel_id", "name")), List.of());
+
+  /** The words the schema's text has: its identifiers' words. */
+  private static final Set<String> SCHEMA_WORDS = Set.of("purchase", "orders", "order", "id", "ordered", "on", "total", "amount",
+      "inventory", "products", "product", "stock", "keeping", "unit", "name", "tv", "channels", "channel");
+  private static final Predicate<String> KNOWN = SCHEMA_WORDS::contains;
+
+  @Test
+  void anAcronymOfATableNameIsReadWithItsWords() {
+    assertThat(Acronyms.expanded("how many POs did we place each month", SCHEMA, KNOWN))
+        .isEqualTo("how many POs (purchase orders) did we place each month");
+    assertThat(Acronyms.expanded("the PO's total", SCHEMA, KNOWN)).isEqualTo("the PO's (purchase orders) total");
+  }
+
+  @Test
+  void anAcronymOfACamelCaseColumnIsReadToo() {
+    assertThat(Acronyms.expanded("products without a SKU", SCHEMA, KNOWN))
+        .isEqualTo("products without a SKU (stock keeping unit)");
+  }
+
+  @Test
+  void anAcronymTheSchemaUsesBesideTheNameItAbbreviatesIsReadAsThatName() {
+    // procurement.purchase_orders calls its key po_id: "po" is a word of the schema, and this table's.
+    SchemaModel model = new SchemaModel("erp", List.of(
+        table("procurement.purchase_orders", "po_id", "ordered_on"),
+        table("procurement.purchase_order_lines", "po_line_id", "po_id"),
+        table("sales.price_overrides", "override_id")), List.of());
+    Predicate<String> known = Set.of("po", "id", "purchase", "orders", "order", "line", "lines", "ordered", "on", "price",
+        "overrides", "override")::contains;
+    assertThat(Acronyms.expanded("how many POs did we place each month", model, known))
+        .isEqualTo("how many POs (purchase orders) did we place each month");
+  }
+
+  @Test
+  void capitalsTheSchemaKnowsAsAWordAreLeftAlone() {
+    // "TV" is a word of the schema (tv_channels), not an abbreviation of something else.
+    assertThat(Acronyms.expanded("Which TV channels show news?", SCHEMA, KNOWN)).isEqualTo("Which TV channels show news?");
+  }
+
+  @Test
+  void lowerCaseWordsCodesAndUnmatchedCapitalsAreLeftAlone() {
+    // "po" in lower case is a word, not an acronym; TR000 is a code; "XYZ" abbreviates no name of the schema.
+    String question = "po box of order TR000 from XYZ";
+    assertThat(Acronyms.expanded(question, SCHEMA, KNOWN)).isSameAs(question);
+  }
+
+  @Test
+  void capitalsAfterACapitalisedWordAreAName() {
+    assertThat(Acronyms.expanded("what did Globex PO buy", SCHEMA, KNOWN)).isEqualTo("what did Globex PO buy");
+    assertThat(Acronyms.expanded("heroes of PO Comics", SCHEMA, KNOWN)).isEqualTo("heroes of PO Comics");
+    // The question's first word is capitalised as any sentence's is.
+    assertThat(Acronyms.expanded("Open POs by month", SCHEMA, KNOWN)).isEqualTo("Open POs (purchase orders) by month");
+    assertThat(Acronyms.expanded("POs by month", SCHEMA, KNOWN)).isEqualTo("POs (purchase orders) by month");
+  }
+
+  @Test
+  void anAcronymWithTooManyReadingsSaysNothing() {
+    SchemaModel many = new SchemaModel("x", List.of(
+        table("a.pay_orders", "paid_on", "part_owner", "post_office")), List.of());
+    assertThat(Acronyms.readings("po", many, false)).hasSize(4);
+    assertThat(Acronyms.expanded("count POs", many, w -> false)).isEqualTo("count POs");
+  }
+}
