@@ -86,14 +86,10 @@ final class EvalCommand implements Callable<Integer> {
     if ((schemaFile == null) == !sample) {
       throw new IllegalArgumentException("give either --schema FILE or --sample");
     }
-    if (schemaFile != null && !Files.isRegularFile(schemaFile)) {
-      throw new IllegalArgumentException("schema file " + schemaFile + " does not exist");
+    if (schemaFile != null) {
+      InputFiles.existing("schema file", schemaFile);
     }
-    for (Path questionsFile : questionsFiles) {
-      if (!Files.isRegularFile(questionsFile)) {
-        throw new IllegalArgumentException("questions file " + questionsFile + " does not exist");
-      }
-    }
+    questionsFiles.forEach(f -> InputFiles.existing("questions file", f));
     // Output locations first: a run must not fail after minutes of work because a folder is missing.
     for (Path out : new Path[] {jsonFile, evidenceFile}) {
       if (out != null) {
@@ -209,6 +205,7 @@ final class EvalCommand implements Callable<Integer> {
     System.out.printf(Locale.ROOT, "packet tokens / schema tokens %.0f / %.0f%n", m.avgPacketTokens(), m.avgSchemaTokens());
     System.out.printf(Locale.ROOT, "latency ms p50 / p95 / p99    %.1f / %.1f / %.1f%n", m.latencyPercentile(50), m.latencyPercentile(95), m.latencyPercentile(99));
     System.out.printf(Locale.ROOT, "mean ms per stage             %s%n", m.meanStageMs());
+    System.out.printf(Locale.ROOT, "p95 ms per stage              %s%n", m.stagePercentileMs(95));
     System.out.printf(Locale.ROOT, "indexing                      %.1f chunks/s%n", chunksPerSecond);
     System.out.printf(Locale.ROOT, "in-scope questions refused    %.3f%n", m.inScopeRefusedRate());
     if (m.offTopicQuestions() > 0) {

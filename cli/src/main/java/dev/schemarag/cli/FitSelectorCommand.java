@@ -57,12 +57,8 @@ final class FitSelectorCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    if (!Files.isRegularFile(schemaFile)) {
-      throw new IllegalArgumentException("schema file " + schemaFile + " does not exist");
-    }
-    if (!Files.isRegularFile(questionsFile)) {
-      throw new IllegalArgumentException("questions file " + questionsFile + " does not exist");
-    }
+    InputFiles.existing("schema file", schemaFile);
+    InputFiles.existing("questions file", questionsFile);
     if (threshold <= 0 || threshold >= 1) {
       throw new IllegalArgumentException("--threshold must be within 0..1 (exclusive), not " + threshold);
     }

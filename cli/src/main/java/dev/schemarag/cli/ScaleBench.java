@@ -537,6 +537,7 @@ final class ScaleBench implements Callable<Integer> {
     out.put("p99_ms", round1(m.latencyPercentile(99)));
     // Where the time goes (embedding, pgvector, Lucene, fusion, ...): dense search is what grows with the schema.
     out.put("mean_stage_ms", m.meanStageMs());
+    out.put("p95_stage_ms", m.stagePercentileMs(95));
     return out;
   }
 

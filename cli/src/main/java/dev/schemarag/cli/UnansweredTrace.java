@@ -31,23 +31,34 @@ final class UnansweredTrace {
 
   private UnansweredTrace() {}
 
+  /** Where a record is: printed as {@code topic-partition@offset}. */
+  record Position(TopicPartition partition, long offset) {
+    @Override
+    public String toString() {
+      return partition + "@" + offset;
+    }
+  }
+
+  private static String joined(List<Position> positions) {
+    return String.join(",", positions.stream().map(Position::toString).toList());
+  }
+
   /** One line per query_id, in the order given. */
   static List<String> of(Set<String> queryIds, TopicCatalog topics, Map<String, Object> kafka, String queryGroup, ConnectionSource db) {
     Map<String, StringBuilder> lines = new LinkedHashMap<>();
     queryIds.forEach(id -> lines.put(id, new StringBuilder(id).append(':')));
     try {
       Map<TopicPartition, Long> committed = committedOffsets(kafka, queryGroup);
-      Map<String, String> requests = keyedRecords(topics, kafka, topics.requests().name(), "read_uncommitted", queryIds);
+      Map<String, List<Position>> requests = keyedRecords(topics, kafka, topics.requests().name(), "read_uncommitted", queryIds);
       requests.forEach((id, where) -> {
-        String[] po = where.split("@");
-        Long group = committed.get(new TopicPartition(topics.requests().name(), Integer.parseInt(po[0].substring(po[0].lastIndexOf('-') + 1))));
-        lines.get(id).append(" request at ").append(where).append(", group committed ").append(group == null ? "nothing" : group);
+        Long group = committed.get(where.get(0).partition());
+        lines.get(id).append(" request at ").append(joined(where)).append(", group committed ").append(group == null ? "nothing" : group);
       });
       queryIds.stream().filter(id -> !requests.containsKey(id)).forEach(id -> lines.get(id).append(" no request on the topic"));
       for (String topic : List.of(topics.results().name(), topics.failures().name())) {
-        Map<String, String> committedOutcomes = keyedRecords(topics, kafka, topic, "read_committed", queryIds);
-        Map<String, String> anyOutcomes = keyedRecords(topics, kafka, topic, "read_uncommitted", queryIds);
-        anyOutcomes.forEach((id, where) -> lines.get(id).append("; on ").append(where)
+        Map<String, List<Position>> committedOutcomes = keyedRecords(topics, kafka, topic, "read_committed", queryIds);
+        Map<String, List<Position>> anyOutcomes = keyedRecords(topics, kafka, topic, "read_uncommitted", queryIds);
+        anyOutcomes.forEach((id, where) -> lines.get(id).append("; on ").append(joined(where))
             .append(committedOutcomes.containsKey(id) ? " (committed)" : " (uncommitted or aborted only)"));
       }
     } catch (RuntimeException e) {
@@ -80,12 +91,12 @@ final class UnansweredTrace {
     }
   }
 
-  /** query_id -> "topic-partition@offset" of the records on {@code topic} keyed by one of {@code ids}. */
-  private static Map<String, String> keyedRecords(TopicCatalog topics, Map<String, Object> kafka, String topic, String isolation, Set<String> ids) {
+  /** query_id -> where the records on {@code topic} keyed by it are, in the order read. */
+  private static Map<String, List<Position>> keyedRecords(TopicCatalog topics, Map<String, Object> kafka, String topic, String isolation, Set<String> ids) {
     Map<String, Object> c = new HashMap<>(kafka);
     c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
     c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation);
-    Map<String, String> found = new HashMap<>();
+    Map<String, List<Position>> found = new HashMap<>();
     try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
       List<TopicPartition> parts = new ArrayList<>();
       consumer.partitionsFor(topic, Duration.ofSeconds(10)).forEach(i -> parts.add(new TopicPartition(topic, i.partition())));
@@ -98,7 +109,7 @@ final class UnansweredTrace {
         for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
           String id = r.key() == null ? null : keyOf(topics, r);
           if (id != null && ids.contains(id)) {
-            found.merge(id, r.topic() + "-" + r.partition() + "@" + r.offset(), (a, b) -> a + "," + b);
+            found.computeIfAbsent(id, k -> new ArrayList<>()).add(new Position(new TopicPartition(r.topic(), r.partition()), r.offset()));
           }
         }
       }

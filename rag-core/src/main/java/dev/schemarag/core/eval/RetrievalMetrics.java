@@ -38,12 +38,13 @@ public final class RetrievalMetrics {
   private int multiTableConnected;
   private int belowRankerAtSize;
   private final List<Double> latenciesMs = new ArrayList<>();
-  private final Map<String, Double> stageMs = new LinkedHashMap<>();
+  /** Each stage's time in every question that timed it, in-scope and off-topic alike. */
+  private final Map<String, List<Double>> stageMs = new LinkedHashMap<>();
 
   /** Adds one question's outcome. */
   public void add(BenchQuestion q, SchemaContextPacket packet, double latencyMs) {
     latenciesMs.add(latencyMs);
-    packet.timingsMs().forEach((stage, ms) -> stageMs.merge(stage, ms, Double::sum));
+    packet.timingsMs().forEach((stage, ms) -> stageMs.computeIfAbsent(stage, k -> new ArrayList<>()).add(ms));
     if (q.goldTables().isEmpty()) {
       offTopic++;
       if (packet.tables().isEmpty()) {
@@ -128,12 +129,27 @@ public final class RetrievalMetrics {
     return multiTable == 0 ? 0 : (double) multiTableConnected / multiTable;
   }
 
-  /** Mean time per retrieval stage (embed, dense, lexical, fuse, size, expand, total). */
+  private static final List<String> STAGES = List.of("embed", "dense", "lexical", "fuse", "size", "expand", "total");
+
+  /** Mean time per retrieval stage (embed, dense, lexical, fuse, size, expand, total) over every question timed. */
   public Map<String, Double> meanStageMs() {
     Map<String, Double> out = new LinkedHashMap<>();
-    for (String k : List.of("embed", "dense", "lexical", "fuse", "size", "expand", "total")) {
-      if (stageMs.containsKey(k)) {
-        out.put(k, round(stageMs.get(k) / Math.max(1, questions)));
+    for (String k : STAGES) {
+      List<Double> ms = stageMs.get(k);
+      if (ms != null) {
+        out.put(k, round(ms.stream().mapToDouble(Double::doubleValue).sum() / ms.size()));
+      }
+    }
+    return out;
+  }
+
+  /** The p-th percentile (nearest rank) of each stage's time: which stage a slow question spent its time in. */
+  public Map<String, Double> stagePercentileMs(double p) {
+    Map<String, Double> out = new LinkedHashMap<>();
+    for (String k : STAGES) {
+      List<Double> ms = stageMs.get(k);
+      if (ms != null) {
+        out.put(k, round(percentile(ms, p)));
       }
     }
     return out;
@@ -196,10 +212,14 @@ public final class RetrievalMetrics {
 
   /** The p-th percentile (nearest rank) of the latencies. */
   public double latencyPercentile(double p) {
-    if (latenciesMs.isEmpty()) {
+    return percentile(latenciesMs, p);
+  }
+
+  private static double percentile(List<Double> values, double p) {
+    if (values.isEmpty()) {
       return 0;
     }
-    double[] sorted = latenciesMs.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+    double[] sorted = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
     int rank = (int) Math.ceil(p / 100.0 * sorted.length);
     return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
   }
@@ -231,6 +251,7 @@ public final class RetrievalMetrics {
     m.put("latency_ms", Map.of("p50", round(latencyPercentile(50)), "p95", round(latencyPercentile(95)), "p99", round(latencyPercentile(99))));
     m.put("index_chunks_per_s", round(indexChunksPerSecond));
     m.put("stage_mean_ms", meanStageMs());
+    m.put("stage_p95_ms", stagePercentileMs(95));
     return m;
   }
 

@@ -103,6 +103,13 @@ final class JoinConnector {
     PriorityQueue<Step> queue = new PriorityQueue<>((a, b) -> a.cost != b.cost ? Double.compare(a.cost, b.cost)
         : a.hops != b.hops ? Integer.compare(a.hops, b.hops) : a.table.compareTo(b.table));
     Map<String, Integer> fewestHops = new HashMap<>();
+    // Only a packet table outside the tree ends a path: the last hop takes no other step, and the one
+    // before it only a step next to such a table. The same paths, without walking every table three
+    // hops around a hub.
+    Set<String> targets = new HashSet<>(members);
+    targets.removeAll(tree);
+    Set<String> nextToTargets = new HashSet<>(targets);
+    targets.forEach(t -> nextToTargets.addAll(model.neighbours(t)));
     tree.forEach(t -> queue.add(new Step(t, 0, 0, null)));
     while (!queue.isEmpty()) {
       Step s = queue.poll();
@@ -123,11 +130,12 @@ final class JoinConnector {
         continue;
       }
       for (String n : model.neighbours(s.table)) {
-        if (tree.contains(n)) {
+        int hops = s.hops + 1;
+        if (tree.contains(n) || (hops == MAX_HOPS && !targets.contains(n)) || (hops == MAX_HOPS - 1 && !nextToTargets.contains(n))) {
           continue;
         }
         double cost = members.contains(n) ? 0 : 1 + (1 - Math.max(0, Math.min(1, relevance.getOrDefault(n, 0.0))));
-        queue.add(new Step(n, s.hops + 1, s.cost + cost, s));
+        queue.add(new Step(n, hops, s.cost + cost, s));
       }
     }
     return List.of();

@@ -31,6 +31,11 @@ public final class SchemaModel {
   private final PMap<String, List<ForeignKey>> incoming;
   /** Every key in the catalog's order: built when first asked for (a model patched table by table rarely is). */
   private volatile List<ForeignKey> foreignKeys;
+  /**
+   * Each table's neighbours, built when first asked for: a question walks the FK graph several
+   * times (selector features, named tables, join bridges), and a hub has thousands of keys.
+   */
+  private final Map<String, Set<String>> neighbourSets = new java.util.concurrent.ConcurrentHashMap<>();
 
   /** The order foreign keys are kept in: the catalog's (constraint name, then table). */
   private static final Comparator<ForeignKey> CATALOG_ORDER = Comparator.comparing(ForeignKey::name,
@@ -115,16 +120,18 @@ public final class SchemaModel {
     return all;
   }
 
-  /** Direct neighbours over FKs in both directions, self-references excluded. */
+  /** Direct neighbours over FKs in both directions, self-references excluded; outgoing first, in key order. Unmodifiable. */
   public Set<String> neighbours(String table) {
-    Set<String> n = new LinkedHashSet<>();
-    for (ForeignKey fk : edges(table)) {
-      String other = fk.other(table);
-      if (!other.equals(table)) {
-        n.add(other);
+    return neighbourSets.computeIfAbsent(table, t -> {
+      Set<String> n = new LinkedHashSet<>();
+      for (ForeignKey fk : edges(t)) {
+        String other = fk.other(t);
+        if (!other.equals(t)) {
+          n.add(other);
+        }
       }
-    }
-    return n;
+      return Collections.unmodifiableSet(n);
+    });
   }
 
   /**

@@ -60,6 +60,26 @@ class RetrievalMetricsTest {
     assertThat(m.columnRecallInPacket()).isCloseTo(0.5, within(1e-9));
   }
 
+  private static SchemaContextPacket timed(List<String> tables, double embedMs, double denseMs) {
+    return new SchemaContextPacket("db", "q",
+        tables.stream().map(t -> new PacketTable(t, t + " ()", 1, "retrieval", Optional.empty(), List.of(), 10)).toList(),
+        List.of(), List.of(), List.of(), false, List.of(), Map.of("schema_tokens", 100L), Map.of("embed", embedMs, "dense", denseMs),
+        List.of());
+  }
+
+  @Test
+  void stageTimesAreOverEveryQuestionTimedOffTopicIncluded() {
+    RetrievalMetrics m = new RetrievalMetrics();
+    m.add(new BenchQuestion("1", "orders", List.of("a"), List.of()), timed(List.of("a"), 4, 10), 14);
+    for (int i = 0; i < 19; i++) {
+      // Off-topic questions are embedded and searched like any other: their time counts.
+      m.add(new BenchQuestion("o" + i, "weather", List.of(), List.of()), timed(List.of(), 2, i == 18 ? 50 : 1), 3);
+    }
+    assertThat(m.meanStageMs()).containsEntry("embed", 2.1).containsEntry("dense", (10 + 18 + 50) / 20.0);
+    assertThat(m.stagePercentileMs(95)).containsEntry("embed", 2.0).containsEntry("dense", 10.0);
+    assertThat(m.stagePercentileMs(100)).containsEntry("dense", 50.0);
+  }
+
   @Test
   void theReportHoldsTheCurveAndTheHistogram() {
     RetrievalMetrics m = new RetrievalMetrics();

@@ -136,6 +136,22 @@ class PacketCompletionTest {
   }
 
   @Test
+  void aThreeHopPathThroughAHubIsFoundAmongItsSpokes() {
+    // a - hub - s250 - b, and 499 other spokes of the hub that lead nowhere.
+    List<Table> tables = new java.util.ArrayList<>(List.of(table("a", "m", null, "hub_id"), table("hub", "m", null, "id"),
+        table("b", "m", null, "id")));
+    List<ForeignKey> fks = new java.util.ArrayList<>(List.of(fk("a", "hub_id", "hub", "id")));
+    for (int i = 0; i < 500; i++) {
+      tables.add(table("s" + i, "m", null, "hub_id", "b_id"));
+      fks.add(fk("s" + i, "hub_id", "hub", "id"));
+    }
+    fks.add(fk("s250", "b_id", "b", "id"));
+    SchemaModel model = new SchemaModel("db", tables, fks);
+    assertThat(JoinConnector.bridges(model, List.of("a", "b"), Map.of(), 4)).containsExactly("hub", "s250");
+    assertThat(JoinConnector.bridges(model, List.of("b", "a"), Map.of(), 4)).containsExactly("s250", "hub");
+  }
+
+  @Test
   void tablesNoPathWithinThreeHopsReachesStayApart() {
     // a - p1 - p2 - p3 - b: four hops.
     SchemaModel model = new SchemaModel("db", List.of(table("a", "m", null, "id"), table("b", "m", null, "id"),
