@@ -3,20 +3,13 @@ package dev.schemarag.query;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.schemarag.contracts.SerdeFactory;
-import dev.schemarag.contracts.SerdeSettings;
 import dev.schemarag.contracts.TopicCatalog;
-import dev.schemarag.contracts.TopicSettings;
-import dev.schemarag.core.answer.SalesSchema;
 import dev.schemarag.core.config.SchemaragConfig;
-import dev.schemarag.core.store.ConnectionSource;
 import dev.schemarag.events.nlq.QueryAnswered;
 import dev.schemarag.events.nlq.QueryKey;
 import dev.schemarag.events.nlq.QuestionOptions;
 import dev.schemarag.events.nlq.QuestionRequested;
 import dev.schemarag.infra.ScriptedLlmServer;
-import dev.schemarag.infra.TestInfra;
-import dev.schemarag.infra.TopicAdmin;
 import dev.schemarag.service.ops.ServiceMetrics;
 import dev.schemarag.service.ops.ServiceOps;
 import java.net.URI;
@@ -28,7 +21,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
@@ -56,20 +48,16 @@ class QueryServiceHealthIT {
 
   @Test
   void readyOncePartitionsAreAssignedAndOneQuestionMovesTheCounterAndTheHistograms() throws Exception {
-    String url = TestInfra.postgresUrl();
-    ConnectionSource admin = ConnectionSource.of(url, null, null);
-    String schema = SalesSchema.create(admin, "qh");
-    String bootstrap = TestInfra.kafkaBootstrap();
-    String prefix = "it" + UUID.randomUUID().toString().substring(0, 8);
-    TopicCatalog topics = new TopicCatalog(new TopicSettings(prefix, 1, (short) 1), new SerdeFactory(SerdeSettings.DEFAULT));
-    TopicAdmin.createMissing(bootstrap, topics.all());
-    String databaseId = "qh-" + schema;
-    SchemaragConfig config = SchemaragConfig.load(Optional.empty(), Map.of(), Map.of(
-        "database.id", databaseId, "catalog.schemas", schema, "reader.role", "schemarag_reader_qh", "reader.password", "qh",
-        "query.group.id", prefix + "-query", "query.http.port", "0"));
+    QueryTestBed bed = QueryTestBed.create("qh");
+    String schema = bed.schema;
+    String bootstrap = bed.bootstrap;
+    QueryTestBed.Topics t = bed.topics(1);
+    TopicCatalog topics = t.catalog();
+    String databaseId = bed.databaseId;
+    SchemaragConfig config = bed.config(t, Map.of("query.http.port", "0"));
     AtomicReference<QueryService> service = new AtomicReference<>();
     try (ScriptedLlmServer llm = ScriptedLlmServer.replying("```sql\nSELECT count(*) AS orders FROM " + schema + ".orders\n```");
-         ServiceOps ops = QueryServiceMain.serveHealth(config, bootstrap, admin, ServiceMetrics.create(QueryServiceMain.NAME), service::get)) {
+         ServiceOps ops = QueryServiceMain.serveHealth(config, bootstrap, bed.admin, ServiceMetrics.create(QueryServiceMain.NAME), service::get)) {
       String base = ops.url();
       assertThat(get(base + "/health/live").statusCode()).isEqualTo(200);
       HttpResponse<String> starting = get(base + "/health/ready");
@@ -77,7 +65,7 @@ class QueryServiceHealthIT {
       assertThat(starting.body()).contains("broker: ok").contains("store: ok").contains("partitions: the service is starting");
 
       SchemaragConfig withModel = config.with(Map.of("llm.base.url", llm.openAiUrl(), "llm.model", "stub"));
-      service.set(QueryServices.create(withModel, admin, url, topics, bootstrap));
+      service.set(bed.service(t, withModel));
       try {
         service.get().start(1, ops.metrics().registry());
         await().atMost(Duration.ofSeconds(60)).until(() -> get(base + "/health/ready").statusCode() == 200);

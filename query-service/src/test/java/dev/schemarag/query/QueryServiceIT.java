@@ -2,13 +2,7 @@ package dev.schemarag.query;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.schemarag.contracts.SerdeFactory;
-import dev.schemarag.contracts.SerdeSettings;
 import dev.schemarag.contracts.TopicCatalog;
-import dev.schemarag.contracts.TopicSettings;
-import dev.schemarag.core.answer.SalesSchema;
-import dev.schemarag.core.config.SchemaragConfig;
-import dev.schemarag.core.store.ConnectionSource;
 import dev.schemarag.events.nlq.ExamRecord;
 import dev.schemarag.events.nlq.QueryAnswered;
 import dev.schemarag.events.nlq.QueryFailed;
@@ -16,13 +10,10 @@ import dev.schemarag.events.nlq.QueryKey;
 import dev.schemarag.events.nlq.QuestionOptions;
 import dev.schemarag.events.nlq.QuestionRequested;
 import dev.schemarag.infra.ScriptedLlmServer;
-import dev.schemarag.infra.TestInfra;
-import dev.schemarag.infra.TopicAdmin;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Predicate;
 import org.apache.kafka.clients.admin.Admin;
@@ -54,19 +45,14 @@ class QueryServiceIT {
 
   @BeforeAll
   static void start() throws Exception {
-    String url = TestInfra.postgresUrl();
-    ConnectionSource admin = ConnectionSource.of(url, null, null);
-    schema = SalesSchema.create(admin, "qs");
+    QueryTestBed bed = QueryTestBed.create("qs");
+    schema = bed.schema;
+    bootstrap = bed.bootstrap;
     llm = ScriptedLlmServer.replying("```sql\nSELECT count(*) AS orders FROM " + schema + ".orders\n```", "DELETE FROM " + schema + ".orders");
-    bootstrap = TestInfra.kafkaBootstrap();
-    String prefix = "it" + UUID.randomUUID().toString().substring(0, 8);
-    topics = new TopicCatalog(new TopicSettings(prefix, 1, (short) 1), new SerdeFactory(SerdeSettings.DEFAULT));
-    TopicAdmin.createMissing(bootstrap, topics.all());
-    group = prefix + "-query";
-    SchemaragConfig config = SchemaragConfig.load(Optional.empty(), Map.of(), Map.of(
-        "database.id", "qs-" + schema, "catalog.schemas", schema, "reader.role", "schemarag_reader_qs", "reader.password", "qs",
-        "llm.base.url", llm.openAiUrl(), "llm.model", "stub", "query.group.id", group));
-    service = QueryServices.create(config, admin, url, topics, bootstrap);
+    QueryTestBed.Topics t = bed.topics(1);
+    topics = t.catalog();
+    group = t.group();
+    service = bed.service(t, bed.config(t, Map.of("llm.base.url", llm.openAiUrl(), "llm.model", "stub")));
     service.start(1);
   }
 

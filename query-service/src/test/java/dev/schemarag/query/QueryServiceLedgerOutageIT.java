@@ -3,19 +3,12 @@ package dev.schemarag.query;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.schemarag.contracts.SerdeFactory;
-import dev.schemarag.contracts.SerdeSettings;
 import dev.schemarag.contracts.TopicCatalog;
-import dev.schemarag.contracts.TopicSettings;
-import dev.schemarag.core.answer.SalesSchema;
-import dev.schemarag.core.config.SchemaragConfig;
 import dev.schemarag.core.store.ConnectionSource;
 import dev.schemarag.events.nlq.QueryKey;
 import dev.schemarag.events.nlq.QuestionOptions;
 import dev.schemarag.events.nlq.QuestionRequested;
 import dev.schemarag.infra.ScriptedLlmServer;
-import dev.schemarag.infra.TestInfra;
-import dev.schemarag.infra.TopicAdmin;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.sql.Connection;
 import java.sql.Statement;
@@ -24,7 +17,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -49,25 +41,21 @@ class QueryServiceLedgerOutageIT {
 
   @Test
   void requestsOfOtherPartitionsInTheBatchOfADeferredOneAreAnsweredOnceTheLedgerIsBack() throws Exception {
-    String url = TestInfra.postgresUrl();
-    ConnectionSource admin = ConnectionSource.of(url, null, null);
-    String schema = SalesSchema.create(admin, "lo");
-    String bootstrap = TestInfra.kafkaBootstrap();
-    String prefix = "lo" + UUID.randomUUID().toString().substring(0, 8);
-    TopicCatalog topics = new TopicCatalog(new TopicSettings(prefix, PARTITIONS, (short) 1), new SerdeFactory(SerdeSettings.DEFAULT));
-    TopicAdmin.createMissing(bootstrap, topics.all());
+    QueryTestBed bed = QueryTestBed.create("lo");
+    ConnectionSource admin = bed.admin;
+    String schema = bed.schema;
+    String bootstrap = bed.bootstrap;
+    QueryTestBed.Topics t = bed.topics(PARTITIONS);
+    TopicCatalog topics = t.catalog();
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     try (ScriptedLlmServer llm = new ScriptedLlmServer(prompt -> "```sql\nSELECT count(*) AS orders FROM " + schema + ".orders\n```")) {
-      SchemaragConfig config = SchemaragConfig.load(Optional.empty(), Map.of(), Map.of(
-          "database.id", "lo-" + schema, "catalog.schemas", schema, "reader.role", "schemarag_reader_lo", "reader.password", "lo",
-          "llm.base.url", llm.openAiUrl(), "llm.model", "stub", "query.group.id", prefix + "-query"));
-      try (QueryService service = QueryServices.create(config, admin, url, topics, bootstrap)) {
-        String away = "answers_away_" + prefix;
+      try (QueryService service = bed.service(t, bed.config(t, Map.of("llm.base.url", llm.openAiUrl(), "llm.model", "stub")))) {
+        String away = "answers_away_" + t.group().replace('-', '_');
         rename(admin, "answers", away);
         Set<String> asked = new HashSet<>();
         try {
           // Every request waits before the worker's first poll, so that poll returns several partitions' records.
-          asked.addAll(ask(topics, bootstrap, "lo-" + schema));
+          asked.addAll(ask(topics, bootstrap, bed.databaseId));
           service.start(1, registry);
           await("a request deferred while the ledger is away").atMost(Duration.ofSeconds(60))
               .until(() -> registry.get(QueryMetrics.DEFERRED).counter().count() >= 1);

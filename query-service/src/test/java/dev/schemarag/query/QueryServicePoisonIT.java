@@ -2,11 +2,7 @@ package dev.schemarag.query;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.schemarag.contracts.SerdeFactory;
-import dev.schemarag.contracts.SerdeSettings;
 import dev.schemarag.contracts.TopicCatalog;
-import dev.schemarag.contracts.TopicSettings;
-import dev.schemarag.core.answer.SalesSchema;
 import dev.schemarag.core.config.SchemaragConfig;
 import dev.schemarag.core.store.ConnectionSource;
 import dev.schemarag.events.nlq.QueryAnswered;
@@ -15,8 +11,6 @@ import dev.schemarag.events.nlq.QueryKey;
 import dev.schemarag.events.nlq.QuestionOptions;
 import dev.schemarag.events.nlq.QuestionRequested;
 import dev.schemarag.infra.ScriptedLlmServer;
-import dev.schemarag.infra.TestInfra;
-import dev.schemarag.infra.TopicAdmin;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -48,6 +42,7 @@ class QueryServicePoisonIT {
   private static final int RECORD_LIMIT = 1_048_576;
   private static final int ROWS_LIMIT = 50_000;
 
+  private static QueryTestBed bed;
   private static String url;
   private static ConnectionSource admin;
   private static String schema;
@@ -68,9 +63,10 @@ class QueryServicePoisonIT {
 
   @BeforeAll
   static void start() throws Exception {
-    url = TestInfra.postgresUrl();
-    admin = ConnectionSource.of(url, null, null);
-    schema = SalesSchema.create(admin, "poison");
+    bed = QueryTestBed.create("poison");
+    url = bed.url;
+    admin = bed.admin;
+    schema = bed.schema;
     String t = schema + ".orders";
     String c = schema + ".customers";
     // 6^7 = 279,936 rows of over 500 bytes each, produced as they are fetched
@@ -94,7 +90,7 @@ class QueryServicePoisonIT {
       }
       return "```sql\nSELECT count(*) AS orders FROM " + t + "\n```";
     });
-    bootstrap = TestInfra.kafkaBootstrap();
+    bootstrap = bed.bootstrap;
     normal = stack(Map.of());
   }
 
@@ -106,15 +102,11 @@ class QueryServicePoisonIT {
 
   /** A query service on fresh topics, with these settings over the test's own. */
   private static Stack stack(Map<String, String> extra) throws Exception {
-    String prefix = "poison" + UUID.randomUUID().toString().substring(0, 8);
-    TopicCatalog topics = new TopicCatalog(new TopicSettings(prefix, 1, (short) 1), new SerdeFactory(SerdeSettings.DEFAULT));
-    TopicAdmin.createMissing(bootstrap, topics.all());
-    Map<String, String> settings = new HashMap<>(Map.of(
-        "database.id", "poison-" + schema, "catalog.schemas", schema, "reader.role", "schemarag_reader_poison", "reader.password", "poison",
-        "llm.base.url", llm.openAiUrl(), "llm.model", "stub", "query.group.id", prefix + "-query",
+    QueryTestBed.Topics topics = bed.topics(1);
+    Map<String, String> settings = new HashMap<>(Map.of("llm.base.url", llm.openAiUrl(), "llm.model", "stub",
         "retrieval.relevance.gate", "0", "answer.max.rows.limit", String.valueOf(ROWS_LIMIT), "answer.preview.rows", "100000"));
     settings.putAll(extra);
-    return start(topics, prefix + "-query", settings);
+    return start(topics.catalog(), topics.group(), bed.settings(topics, settings));
   }
 
   private static Stack start(TopicCatalog topics, String group, Map<String, String> settings) throws Exception {

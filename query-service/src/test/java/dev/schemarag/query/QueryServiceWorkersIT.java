@@ -2,13 +2,8 @@ package dev.schemarag.query;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.schemarag.contracts.SerdeFactory;
-import dev.schemarag.contracts.SerdeSettings;
 import dev.schemarag.contracts.TopicCatalog;
-import dev.schemarag.contracts.TopicSettings;
-import dev.schemarag.core.answer.SalesSchema;
 import dev.schemarag.core.chunk.Chunker;
-import dev.schemarag.core.config.SchemaragConfig;
 import dev.schemarag.core.embed.CachingEmbedder;
 import dev.schemarag.core.embed.InMemoryEmbeddingCache;
 import dev.schemarag.core.embed.Langchain4jEmbedder;
@@ -25,8 +20,6 @@ import dev.schemarag.events.nlq.QueryKey;
 import dev.schemarag.events.nlq.QuestionOptions;
 import dev.schemarag.events.nlq.QuestionRequested;
 import dev.schemarag.infra.ScriptedLlmServer;
-import dev.schemarag.infra.TestInfra;
-import dev.schemarag.infra.TopicAdmin;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
@@ -72,16 +65,15 @@ class QueryServiceWorkersIT {
 
   @BeforeAll
   static void start() throws Exception {
-    String url = TestInfra.postgresUrl();
-    admin = ConnectionSource.of(url, null, null);
-    schema = SalesSchema.create(admin, "qw");
-    databaseId = "qw-" + schema;
+    QueryTestBed bed = QueryTestBed.create("qw");
+    admin = bed.admin;
+    schema = bed.schema;
+    databaseId = bed.databaseId;
     String reply = "```sql\nSELECT count(*) AS orders FROM " + schema + ".orders\n```";
     llm = new ScriptedLlmServer(prompt -> reply);
-    bootstrap = TestInfra.kafkaBootstrap();
-    String prefix = "itw" + UUID.randomUUID().toString().substring(0, 8);
-    topics = new TopicCatalog(new TopicSettings(prefix, PARTITIONS, (short) 1), new SerdeFactory(SerdeSettings.DEFAULT));
-    TopicAdmin.createMissing(bootstrap, topics.all());
+    bootstrap = bed.bootstrap;
+    QueryTestBed.Topics t = bed.topics(PARTITIONS);
+    topics = t.catalog();
 
     // What the indexer would have written: the store serves this database (query.index.source=store).
     Langchain4jEmbedder embedder = Langchain4jEmbedder.create("all-minilm-l6-v2", null, null, 32);
@@ -90,10 +82,7 @@ class QueryServiceWorkersIT {
     sync = new IndexSync(store, new CachingEmbedder(embedder, new InMemoryEmbeddingCache()), 32);
     indexCatalog();
 
-    SchemaragConfig config = SchemaragConfig.load(Optional.empty(), Map.of(), Map.of(
-        "database.id", databaseId, "catalog.schemas", schema, "reader.role", "schemarag_reader_qw", "reader.password", "qw",
-        "llm.base.url", llm.openAiUrl(), "llm.model", "stub", "query.group.id", prefix + "-query", "query.index.source", "store"));
-    service = QueryServices.create(config, admin, url, topics, bootstrap);
+    service = bed.service(t, bed.config(t, Map.of("llm.base.url", llm.openAiUrl(), "llm.model", "stub", "query.index.source", "store")));
     service.start(3);
   }
 
