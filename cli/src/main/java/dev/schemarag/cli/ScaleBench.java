@@ -11,6 +11,7 @@ import dev.schemarag.core.eval.BenchQuestion;
 import dev.schemarag.core.eval.RetrievalMetrics;
 import dev.schemarag.core.index.IndexSync;
 import dev.schemarag.core.retrieval.RetrievalSettings;
+import dev.schemarag.core.retrieval.SchemaIndex;
 import dev.schemarag.core.retrieval.SchemaIndexCache;
 import dev.schemarag.core.retrieval.SchemaRetriever;
 import dev.schemarag.core.schema.ForeignKey;
@@ -76,6 +77,10 @@ final class ScaleBench implements Callable<Integer> {
   @Option(names = "--json", description = "write the figures here as JSON")
   Path json;
 
+  @Option(names = "--dump-evidence", description = "write each measured question's packet and per-table evidence here, a JSON line each"
+      + " (as eval --dump-evidence; with several sizes, each line names its size)")
+  Path evidenceFile;
+
   @Option(names = "--questions", defaultValue = "200",
       description = "dev questions of each benchmark, a seeded sample (default ${DEFAULT-VALUE}; 0 = all)")
   int questions;
@@ -130,8 +135,10 @@ final class ScaleBench implements Callable<Integer> {
     if (changes < 1 || questionEvery < 1 || questions < 0 || warmUp < 0) {
       throw new IllegalArgumentException("--changes and --question-every must be at least 1, --questions and --warm-up at least 0");
     }
-    if (json != null && json.toAbsolutePath().getParent() != null) {
-      Files.createDirectories(json.toAbsolutePath().getParent());
+    for (Path out : new Path[] {json, evidenceFile}) {
+      if (out != null && out.toAbsolutePath().getParent() != null) {
+        Files.createDirectories(out.toAbsolutePath().getParent());
+      }
     }
     Benchmarks bench = loadBenchmarks();
     for (int n : sizes) {
@@ -396,7 +403,11 @@ final class ScaleBench implements Callable<Integer> {
         int configuredEf = config.getInt(ConfigKeys.RETRIEVAL_EF_SEARCH);
         try (PgDenseSearch dense = new PgDenseSearch(db, DATABASE_ID, configuredEf)) {
           System.out.printf("retrieval with hnsw.ef_search %d:%n", configuredEf);
-          Retrieval steady = retrieval(bench, bench.warmUp(), indexes, dense, model, settings);
+          List<Map<String, Object>> evidence = evidenceFile == null ? null : new ArrayList<>();
+          Retrieval steady = retrieval(bench, bench.warmUp(), indexes, dense, model, settings, evidence);
+          if (evidence != null) {
+            writeEvidence(n, evidence);
+          }
           steady.figures().put("ef_search", configuredEf);
           figures.put("retrieval", steady.figures());
           double steadyP95 = steady.all().latencyPercentile(95);
@@ -406,7 +417,7 @@ final class ScaleBench implements Callable<Integer> {
               System.out.printf("retrieval with hnsw.ef_search %d:%n", ef);
               // The JIT is warm by now; a short warm-up fills this connection's caches.
               byEf.put(String.valueOf(ef), retrieval(bench, bench.warmUp().subList(0, Math.min(20, bench.warmUp().size())), indexes, other,
-                  model, settings).figures());
+                  model, settings, null).figures());
             }
           }
           if (!byEf.isEmpty()) {
@@ -498,8 +509,9 @@ final class ScaleBench implements Callable<Integer> {
   private record Retrieval(Map<String, Object> figures, RetrievalMetrics all) {}
 
   /** Retrieval over the sampled questions of each benchmark, after a warm-up. */
+  /** @param evidence where each measured question's evidence row goes, or null */
   private static Retrieval retrieval(Benchmarks bench, List<BenchQuestion> warmUp, SchemaIndexCache indexes, PgDenseSearch dense,
-                                   Langchain4jEmbedder model, RetrievalSettings settings) {
+                                   Langchain4jEmbedder model, RetrievalSettings settings, List<Map<String, Object>> evidence) {
     for (BenchQuestion q : warmUp) {
       new SchemaRetriever(indexes.get(DATABASE_ID), dense, model, settings).retrieve(q.question());
     }
@@ -510,8 +522,15 @@ final class ScaleBench implements Callable<Integer> {
       for (BenchQuestion q : set.getValue()) {
         long s = System.nanoTime();
         // As the query service asks: the loaded index of the database, a retriever per question.
-        var packet = new SchemaRetriever(indexes.get(DATABASE_ID), dense, model, settings).retrieve(q.question());
+        SchemaIndex index = indexes.get(DATABASE_ID);
+        SchemaRetriever.Result result = new SchemaRetriever(index, dense, model, settings).retrieveWithEvidence(q.question(), settings);
         double ms = (System.nanoTime() - s) / 1e6;
+        var packet = result.packet();
+        if (evidence != null) {
+          Map<String, Object> row = new LinkedHashMap<>(EvidenceDump.row(q, result, index));
+          row.put("set", set.getKey());
+          evidence.add(row);
+        }
         metrics.add(q, packet, ms);
         all.add(q, packet, ms);
       }
@@ -523,6 +542,21 @@ final class ScaleBench implements Callable<Integer> {
     out.put("all", quality(all));
     out.put("warmup_questions", warmUp.size());
     return new Retrieval(out, all);
+  }
+
+  private void writeEvidence(int tables, List<Map<String, Object>> rows) throws java.io.IOException {
+    com.fasterxml.jackson.databind.ObjectMapper line = new com.fasterxml.jackson.databind.ObjectMapper();
+    boolean append = sizes.indexOf(tables) > 0;
+    try (java.io.BufferedWriter w = append ? Files.newBufferedWriter(evidenceFile, java.nio.file.StandardOpenOption.APPEND)
+        : Files.newBufferedWriter(evidenceFile)) {
+      for (Map<String, Object> row : rows) {
+        Map<String, Object> sized = new LinkedHashMap<>(Map.of("tables", tables));
+        sized.putAll(row);
+        w.write(line.writeValueAsString(sized));
+        w.newLine();
+      }
+    }
+    System.out.println("evidence of " + rows.size() + " questions written to " + evidenceFile);
   }
 
   private static Map<String, Object> quality(RetrievalMetrics m) {

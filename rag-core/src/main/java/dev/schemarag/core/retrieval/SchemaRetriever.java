@@ -146,7 +146,9 @@ public final class SchemaRetriever {
         + lColumns.stream().map(LexicalIndex.Hit::table).filter(t -> lTables.stream().noneMatch(x -> x.table().equals(t))).distinct().count());
     metrics.put("candidates", (long) ev.size());
 
-    List<TableEvidence> ranked = ScoreFusion.fuse(ev.values(), dTables, dColumns, lTables, lColumns, index.moduleOf, moduleScores);
+    // Copies of one table in many schemas must not fill the places the selector judges.
+    List<TableEvidence> ranked = TableCopies.fewFirst(
+        ScoreFusion.fuse(ev.values(), dTables, dColumns, lTables, lColumns, index.moduleOf, moduleScores));
     time.lap("fuse");
 
     List<RankedTable> ranking = ranking(ranked);
@@ -291,13 +293,16 @@ public final class SchemaRetriever {
       }
     }
     named.sort(Comparator.comparingDouble(TableEvidence::fused).reversed());
-    for (TableEvidence e : named.subList(0, Math.min(named.size(), MAX_NAMED))) {
+    // A name the question says brings one or two tables of that name, not every schema's copy of it.
+    Map<String, Integer> ofName = TableCopies.namesIn(inPacket);
+    List<TableEvidence> namedKept = named.stream().filter(e -> TableCopies.admit(ofName, e.table)).limit(MAX_NAMED).toList();
+    for (TableEvidence e : namedKept) {
       inPacket.add(e.table);
       tables.add(packetTable(e.table, e.fused / best, "named", e));
       namedAdded++;
     }
     List<TableEvidence> members = new ArrayList<>(chosen);
-    members.addAll(named.subList(0, Math.min(named.size(), MAX_NAMED)));
+    members.addAll(namedKept);
     Map<String, Double> relevance = new HashMap<>();
     ranked.forEach(e -> relevance.put(e.table, e.fused / best));
     // A role the question names ("sales rep") brings the table the role points at; a question that
@@ -305,7 +310,7 @@ public final class SchemaRetriever {
     Set<String> lookups = new LinkedHashSet<>(index.named.referencedByRole(stems, new ArrayList<>(inPacket)));
     Set<String> subjects = new LinkedHashSet<>();
     chosen.stream().limit(LEADING).forEach(e -> subjects.add(e.table));
-    named.forEach(e -> subjects.add(e.table));
+    namedKept.forEach(e -> subjects.add(e.table));
     lookups.addAll(index.named.nameLookups(question, subjects, inPacket, relevance));
     for (String t : lookups) {
       if (inPacket.add(t)) {

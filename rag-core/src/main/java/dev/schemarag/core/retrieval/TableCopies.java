@@ -1,0 +1,58 @@
+package dev.schemarag.core.retrieval;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Copies of one table in several schemas (a region's, a subsidiary's, a tenant's: one name, columns
+ * that grew apart) match a question alike, so a few dozen copies could fill every place the selector
+ * judges and push out a table of another kind that the question needs. The ranking keeps the best
+ * {@link #KEPT} tables of each name (without its schema) where they are and moves the others behind
+ * every other candidate, in their order; they stay candidates.
+ */
+final class TableCopies {
+
+  /** Tables of one name kept in place. */
+  static final int KEPT = 2;
+
+  private TableCopies() {}
+
+  /** How many of these tables bear each name (without the schema). */
+  static Map<String, Integer> namesIn(Iterable<String> tables) {
+    Map<String, Integer> out = new HashMap<>();
+    tables.forEach(t -> out.merge(name(t), 1, Integer::sum));
+    return out;
+  }
+
+  /** Whether {@code table} can join tables whose names {@code ofName} counts (fewer than {@link #KEPT} of its name); counts it if so. */
+  static boolean admit(Map<String, Integer> ofName, String table) {
+    String name = name(table);
+    if (ofName.getOrDefault(name, 0) >= KEPT) {
+      return false;
+    }
+    ofName.merge(name, 1, Integer::sum);
+    return true;
+  }
+
+  private static String name(String table) {
+    return table.substring(table.lastIndexOf('.') + 1).toLowerCase(Locale.ROOT);
+  }
+
+  /** The ranking with the tables after the first {@link #KEPT} of each name moved to its end; the ranking itself when none is. */
+  static List<TableEvidence> fewFirst(List<TableEvidence> ranked) {
+    Map<String, Integer> seen = new HashMap<>();
+    List<TableEvidence> kept = new ArrayList<>(ranked.size());
+    List<TableEvidence> moved = new ArrayList<>();
+    for (TableEvidence e : ranked) {
+      (seen.merge(name(e.table), 1, Integer::sum) > KEPT ? moved : kept).add(e);
+    }
+    if (moved.isEmpty()) {
+      return ranked;
+    }
+    kept.addAll(moved);
+    return kept;
+  }
+}
