@@ -47,7 +47,7 @@ final class TableCopies {
     List<TableEvidence> kept = new ArrayList<>(ranked.size());
     List<TableEvidence> moved = new ArrayList<>();
     for (TableEvidence e : ranked) {
-      (seen.merge(name(e.table), 1, Integer::sum) > KEPT ? moved : kept).add(e);
+      (admit(seen, e.table) ? kept : moved).add(e);
     }
     if (moved.isEmpty()) {
       return ranked;

@@ -155,17 +155,14 @@ public final class TableSelector {
       unitInTop5.merge(unit(context, e), 1, Integer::sum);
     }
     String bestUnit = unit(context, top.get(0));
-    // Each table's neighbours once: a unit's best table is asked for every row of its unit, and a hub has thousands.
-    Map<String, Set<String>> neighboursOf = new HashMap<>();
-    Function<String, Set<String>> neighboursOnce = t -> neighboursOf.computeIfAbsent(t, context.neighbours());
-    Set<String> bestNeighbours = neighboursOnce.apply(top.get(0).table);
+    Set<String> bestNeighbours = context.neighbours().apply(top.get(0).table);
     Map<String, Integer> seenInUnit = new HashMap<>();
     double[][] rows = new double[n][];
     for (int i = 0; i < n; i++) {
       TableEvidence e = top.get(i);
       String u = unit(context, e);
       int rankInUnit = seenInUnit.merge(u, 1, Integer::sum) - 1;
-      Set<String> neighbours = neighboursOnce.apply(e.table);
+      Set<String> neighbours = context.neighbours().apply(e.table);
       double[] dense = twoBest(e.denseColumns, 1);
       double[] lexical = twoBest(e.lexicalColumns, lexColumnMax);
       double next = i + 1 < n ? top.get(i + 1).fused : e.fused - 0.1;
@@ -193,7 +190,7 @@ public final class TableSelector {
           Math.log(rankInUnit + 1),
           unitBest.get(u) - e.fused,
           bestNeighbours.contains(e.table) ? 1 : 0,
-          neighboursOnce.apply(unitTop.get(u)).contains(e.table) ? 1 : 0,
+          context.neighbours().apply(unitTop.get(u)).contains(e.table) ? 1 : 0,
           moduleLex,
           e.denseColumns.size(),
           e.lexicalColumns.size(),

@@ -311,10 +311,10 @@ public final class LexicalIndex {
           continue;
         }
         String lower = w.toLowerCase(Locale.ROOT);
-        IndexReader reader = searcher.getIndexReader();
-        if (EnglishWords.contains(lower) || reader.docFreq(new Term(WORDS, lower)) > 0 || known(reader, lower)) {
+        if (EnglishWords.contains(lower) || knows(lower)) {
           continue;
         }
+        IndexReader reader = searcher.getIndexReader();
         DirectSpellChecker checker = new DirectSpellChecker();
         checker.setMaxEdits(lower.length() >= TWO_EDITS_LENGTH ? 2 : 1);
         checker.setMinQueryLength(MIN_RESPELLED_LENGTH);
