@@ -13,7 +13,6 @@ import dev.schemarag.core.retrieval.SchemaRetriever;
 import dev.schemarag.core.schema.SchemaModel;
 import dev.schemarag.core.store.PgChunkStore;
 import dev.schemarag.core.store.PgDenseSearch;
-import java.io.BufferedWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -167,13 +166,7 @@ final class EvalCommand implements Callable<Integer> {
           System.out.println("wrote " + page);
         }
         if (evidenceFile != null) {
-          ObjectMapper line = new ObjectMapper();
-          try (BufferedWriter w = Files.newBufferedWriter(evidenceFile)) {
-            for (Map<String, Object> row : evidenceRows) {
-              w.write(line.writeValueAsString(row));
-              w.newLine();
-            }
-          }
+          EvidenceDump.write(evidenceFile, evidenceRows, false);
           System.out.println("wrote " + evidenceFile);
         }
       }

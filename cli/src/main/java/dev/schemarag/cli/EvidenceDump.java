@@ -1,10 +1,16 @@
 package dev.schemarag.cli;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.schemarag.core.eval.BenchQuestion;
 import dev.schemarag.core.retrieval.SchemaIndex;
 import dev.schemarag.core.retrieval.SchemaRetriever;
 import dev.schemarag.core.retrieval.TableEvidence;
 import dev.schemarag.core.schema.Table;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -13,6 +19,18 @@ import java.util.Map;
 /** One question's evidence as a JSON-able row, for offline analysis of fusion. */
 final class EvidenceDump {
   private EvidenceDump() {}
+
+  /** Writes the rows as JSON lines, one per row; after what the file holds with {@code append}, else in its place. */
+  static void write(Path file, List<Map<String, Object>> rows, boolean append) throws IOException {
+    ObjectMapper line = new ObjectMapper();
+    try (BufferedWriter w = append ? Files.newBufferedWriter(file, StandardOpenOption.CREATE, StandardOpenOption.APPEND)
+        : Files.newBufferedWriter(file)) {
+      for (Map<String, Object> row : rows) {
+        w.write(line.writeValueAsString(row));
+        w.newLine();
+      }
+    }
+  }
 
   static Map<String, Object> row(BenchQuestion q, SchemaRetriever.Result r, SchemaIndex index) {
     Map<String, Object> row = new LinkedHashMap<>();

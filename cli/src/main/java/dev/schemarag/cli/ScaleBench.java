@@ -508,8 +508,11 @@ final class ScaleBench implements Callable<Integer> {
   /** What one retrieval pass measured: its figures for the JSON, and every question's metrics together. */
   private record Retrieval(Map<String, Object> figures, RetrievalMetrics all) {}
 
-  /** Retrieval over the sampled questions of each benchmark, after a warm-up. */
-  /** @param evidence where each measured question's evidence row goes, or null */
+  /**
+   * Retrieval over the sampled questions of each benchmark, after a warm-up.
+   *
+   * @param evidence where each measured question's evidence row goes, or null
+   */
   private static Retrieval retrieval(Benchmarks bench, List<BenchQuestion> warmUp, SchemaIndexCache indexes, PgDenseSearch dense,
                                    Langchain4jEmbedder model, RetrievalSettings settings, List<Map<String, Object>> evidence) {
     for (BenchQuestion q : warmUp) {
@@ -544,18 +547,15 @@ final class ScaleBench implements Callable<Integer> {
     return new Retrieval(out, all);
   }
 
+  /** The rows of one size, each naming it; the first size's replace what the file held. */
   private void writeEvidence(int tables, List<Map<String, Object>> rows) throws java.io.IOException {
-    com.fasterxml.jackson.databind.ObjectMapper line = new com.fasterxml.jackson.databind.ObjectMapper();
-    boolean append = sizes.indexOf(tables) > 0;
-    try (java.io.BufferedWriter w = append ? Files.newBufferedWriter(evidenceFile, java.nio.file.StandardOpenOption.APPEND)
-        : Files.newBufferedWriter(evidenceFile)) {
-      for (Map<String, Object> row : rows) {
-        Map<String, Object> sized = new LinkedHashMap<>(Map.of("tables", tables));
-        sized.putAll(row);
-        w.write(line.writeValueAsString(sized));
-        w.newLine();
-      }
+    List<Map<String, Object>> sized = new ArrayList<>();
+    for (Map<String, Object> row : rows) {
+      Map<String, Object> s = new LinkedHashMap<>(Map.of("tables", tables));
+      s.putAll(row);
+      sized.add(s);
     }
+    EvidenceDump.write(evidenceFile, sized, sizes.indexOf(tables) > 0);
     System.out.println("evidence of " + rows.size() + " questions written to " + evidenceFile);
   }
 
