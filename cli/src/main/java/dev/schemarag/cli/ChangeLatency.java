@@ -25,9 +25,11 @@ import java.util.Optional;
 /**
  * The first question after a one-table change, as the query service meets it: a table gains a
  * described column; its chunks are written to the store as the indexer would (not timed); then,
- * timed, the table's chunks are read back from the store, applied to the loaded index as a new
- * version, and the next question is answered from it. Tables are spread over the schema, one per
- * change, each change on the index the last one left.
+ * timed, the update the follower of index events makes (the table's chunks read back from the store
+ * and applied to the loaded index as a new version), and the next question, answered from that
+ * version. Questions never wait for an update, so the update counts in freshness, not in the
+ * question's latency. Tables are spread over the schema, one per change, each change on the index
+ * the last one left.
  */
 final class ChangeLatency {
 
@@ -36,8 +38,8 @@ final class ChangeLatency {
 
   /** One change: reading its chunks, applying it, and the question after it. */
   record Sample(String table, double readMs, double applyMs, double applyCpuMs, double questionMs) {
-    double totalMs() {
-      return readMs + applyMs + questionMs;
+    double updateMs() {
+      return readMs + applyMs;
     }
   }
 
@@ -108,8 +110,8 @@ final class ChangeLatency {
     m.put("read_ms", stats(samples.stream().map(Sample::readMs).toList()));
     m.put("apply_ms", stats(samples.stream().map(Sample::applyMs).toList()));
     m.put("apply_cpu_ms", stats(samples.stream().map(Sample::applyCpuMs).toList()));
-    m.put("question_ms", stats(samples.stream().map(Sample::questionMs).toList()));
-    m.put("first_question_after_change_ms", stats(samples.stream().map(Sample::totalMs).toList()));
+    m.put("update_ms", stats(samples.stream().map(Sample::updateMs).toList()));
+    m.put("first_question_after_change_ms", stats(samples.stream().map(Sample::questionMs).toList()));
     m.put("steady_p95_ms", round(steadyP95));
     m.put("questions_after_changes_ms", stats(outcome.afterMs()));
     m.put("full_load_ms", round(outcome.fullLoadMs()));
@@ -130,7 +132,7 @@ final class ChangeLatency {
 
   static void print(Map<String, Object> f) {
     System.out.printf(Locale.ROOT, "one-table changes             %s%n", f.get("changes"));
-    for (String k : List.of("read_ms", "apply_ms", "apply_cpu_ms", "question_ms", "first_question_after_change_ms", "questions_after_changes_ms")) {
+    for (String k : List.of("read_ms", "apply_ms", "apply_cpu_ms", "update_ms", "first_question_after_change_ms", "questions_after_changes_ms")) {
       @SuppressWarnings("unchecked")
       Map<String, Double> s = (Map<String, Double>) f.get(k);
       System.out.printf(Locale.ROOT, "  %-32s p50 %.1f / p95 %.1f / max %.1f%n", k, s.get("p50"), s.get("p95"), s.get("max"));

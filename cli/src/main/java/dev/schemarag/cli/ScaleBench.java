@@ -337,8 +337,7 @@ final class ScaleBench implements Callable<Integer> {
       try (LivePipeline pipeline = LivePipeline.start(config, stack.dbUrl, stack.bootstrapServers, u -> {
         long a0 = System.nanoTime();
         if (u.getAdded() + u.getUpdated() + u.getRemoved() > 0) {
-          indexes.tableChanged(u.getDatabaseId(), PgCatalogReader.modelName(u.getSchemaName(), u.getTableName()));
-          indexes.refresh(u.getDatabaseId());
+          indexes.tablesChanged(u.getDatabaseId(), List.of(PgCatalogReader.modelName(u.getSchemaName(), u.getTableName())));
         }
         if (PROBE_SCHEMA.equals(u.getSchemaName())) {
           lastApply.set(System.nanoTime() - a0);
@@ -445,10 +444,10 @@ final class ScaleBench implements Callable<Integer> {
               return;
             }
             long q0 = System.nanoTime();
+            // The follower has put the new version in place; a question never waits for an update.
             new SchemaRetriever(indexes.get(DATABASE_ID), dense, model, settings).retrieve(asked.get(i % asked.size()).question());
-            // The worst case: a question that arrives as the update starts waits for it.
             double apply = lastApply.get() / 1e6;
-            double ms = (System.nanoTime() - q0) / 1e6 + apply;
+            double ms = (System.nanoTime() - q0) / 1e6;
             afterChange.add(ms);
             applies.add(apply);
             QueryServices.TableReadTimes read = lastRead.get();
@@ -457,14 +456,15 @@ final class ScaleBench implements Callable<Integer> {
             catalogReads.add(catalogMs);
             chunkReads.add(chunksMs);
             inMemory.add(Math.max(0, apply - catalogMs - chunksMs));
-            System.out.printf(Locale.ROOT, "       first question after it: %.0f ms (the index update %.0f ms of it: catalog read %.1f ms,"
-                + " chunk read %.1f ms, new index version %.1f ms)%n", ms, apply, catalogMs, chunksMs, Math.max(0, apply - catalogMs - chunksMs));
+            System.out.printf(Locale.ROOT, "       first question after it: %.0f ms (the follower's index update before it %.0f ms: catalog read"
+                + " %.1f ms, chunk read %.1f ms, new index version %.1f ms)%n", ms, apply, catalogMs, chunksMs, Math.max(0, apply - catalogMs - chunksMs));
           });
           Map<String, Object> freshness = SchemaChanges.figures(measured);
           figures.put("freshness", freshness);
           Map<String, Object> first = new LinkedHashMap<>();
           first.put("questions", afterChange.size());
           first.put("p50_ms", round1(percentile(afterChange, 50)));
+          first.put("p95_ms", round1(percentile(afterChange, 95)));
           first.put("max_ms", round1(Collections.max(afterChange)));
           first.put("steady_p95_ms", round1(steadyP95));
           first.put("index_update_p50_ms", round1(percentile(applies, 50)));
@@ -476,8 +476,8 @@ final class ScaleBench implements Callable<Integer> {
               "chunk_read", round1(Collections.max(chunkReads)), "new_index_version", round1(Collections.max(inMemory))));
           figures.put("first_question_after_change", first);
           System.out.printf(Locale.ROOT, "freshness over %d changes: p50 %d ms, p95 %d ms; first question after a change: p50 %.0f ms,"
-                  + " max %.0f ms (%d questions) vs steady p95 %.1f ms%n", changes, freshness.get("p50_ms"), freshness.get("p95_ms"),
-              percentile(afterChange, 50), Collections.max(afterChange), afterChange.size(), steadyP95);
+                  + " p95 %.0f ms, max %.0f ms (%d questions) vs steady p95 %.1f ms%n", changes, freshness.get("p50_ms"), freshness.get("p95_ms"),
+              percentile(afterChange, 50), percentile(afterChange, 95), Collections.max(afterChange), afterChange.size(), steadyP95);
         }
         memory.put("heap_after_gc_mb_end", mb(heapAfterGc()));
         memory.put("peak_rss_mb", mb(procStatus("VmHWM:")));
@@ -636,6 +636,7 @@ final class ScaleBench implements Callable<Integer> {
         {"freshness p50 (ms)", "freshness", "p50_ms"},
         {"freshness p95 (ms)", "freshness", "p95_ms"},
         {"first question after a change p50 (ms)", "first_question_after_change", "p50_ms"},
+        {"first question after a change p95 (ms)", "first_question_after_change", "p95_ms"},
     };
     StringBuilder out = new StringBuilder(String.format("%nhow each cost grows (xN: times the first size's figure)%n"));
     out.append(String.format("%-42s", ""));

@@ -108,7 +108,7 @@ final class IndexChangeFollower implements AutoCloseable {
       partitions.forEach(c::position);
       assigned.countDown();
       while (true) {
-        java.util.Set<String> changed = new java.util.LinkedHashSet<>();
+        java.util.Map<String, java.util.Set<String>> changed = new java.util.LinkedHashMap<>();
         for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(500))) {
           if (r.topic().equals(ddl.name())) {
             ddlEvent(r);
@@ -128,18 +128,12 @@ final class IndexChangeFollower implements AutoCloseable {
             continue;
           }
           if (u.getAdded() + u.getUpdated() + u.getRemoved() > 0) {
-            indexes.tableChanged(u.getDatabaseId(), PgCatalogReader.modelName(u.getSchemaName(), u.getTableName()));
-            changed.add(u.getDatabaseId());
+            changed.computeIfAbsent(u.getDatabaseId(), db -> new java.util.LinkedHashSet<>())
+                .add(PgCatalogReader.modelName(u.getSchemaName(), u.getTableName()));
           }
         }
         // One update per database for what the poll brought: a migration's tables are applied together.
-        for (String db : changed) {
-          try {
-            indexes.refresh(db);
-          } catch (RuntimeException e) {
-            LOG.warn("could not bring the index of {} up to date; the next question tries again: {}", db, e.getMessage(), e);
-          }
-        }
+        changed.forEach(indexes::tablesChanged);
       }
     } catch (WakeupException e) {
       // closing

@@ -1,10 +1,8 @@
 package dev.schemarag.core.retrieval;
 
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
@@ -13,13 +11,15 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The engine's loaded schema indexes, one per database: loaded in full on first use, then kept up
- * to date table by table. A changed table ({@link #tableChanged}) is read again on its own (catalog
- * entry, foreign keys, chunks) and applied as a new version of the index ({@link SchemaIndex#withTables}),
- * by whoever comes first: the follower of index events ({@link #refresh}) or the next question
- * ({@link #get}), which therefore never answers from an index older than the changes signalled
- * before it. {@link #invalidate} drops an index altogether: the next question loads it in full. A
- * change signalled while an index is being loaded is not lost: that index serves the question that
- * asked for it but is not kept.
+ * to date table by table. Changed tables ({@link #tablesChanged}) are read again on their own
+ * (catalog entry, foreign keys, chunks) and applied as a new version of the index
+ * ({@link SchemaIndex#withTables}), which replaces the old one in one step once it is built. A
+ * question never waits for an update: it answers from the version that is current when it asks, as
+ * Lucene's {@code SearcherManager} serves searches while it refreshes, so the first question after a
+ * change costs what any question costs and the update's time counts in freshness instead.
+ * {@link #invalidate} drops an index altogether: the next question loads it in full. A change
+ * signalled while an index is being loaded is not lost: that index serves the question that asked
+ * for it but is not kept.
  */
 public final class SchemaIndexCache {
 
@@ -37,8 +37,6 @@ public final class SchemaIndexCache {
   private final Map<String, SchemaIndex> loaded = new ConcurrentHashMap<>();
   /** Per database: counts changes; also the lock under which its index is replaced. */
   private final Map<String, AtomicLong> changes = new ConcurrentHashMap<>();
-  /** Per database, the tables changed since its index was last brought up to date. */
-  private final Map<String, Set<String>> pending = new ConcurrentHashMap<>();
   private final AtomicLong loads = new AtomicLong();
   private final AtomicLong tableUpdates = new AtomicLong();
 
@@ -56,11 +54,11 @@ public final class SchemaIndexCache {
     this.tables = tables;
   }
 
+  /** The current version of the database's index, loaded in full if it is not loaded. */
   public SchemaIndex get(String databaseId) {
     SchemaIndex cached = loaded.get(databaseId);
     if (cached != null) {
-      Set<String> waiting = pending.get(databaseId);
-      return waiting == null || waiting.isEmpty() ? cached : refreshed(databaseId);
+      return cached;
     }
     AtomicLong changed = lock(databaseId);
     long before = changed.get();
@@ -75,10 +73,12 @@ public final class SchemaIndexCache {
   }
 
   /**
-   * One table of {@code databaseId} changed: a loaded index is updated for it at the next
-   * {@link #refresh} or question; an index being loaded is not kept.
+   * Tables of {@code databaseId} changed: a loaded index gets a new version for them, built in the
+   * calling thread (the follower of index events) while questions go on with the version before;
+   * an index being loaded is not kept. If the tables cannot be read, the index is dropped and the
+   * next question loads it in full: an index that missed a change would stay wrong until a restart.
    */
-  public void tableChanged(String databaseId, String table) {
+  public void tablesChanged(String databaseId, Collection<String> names) {
     if (tables == null) {
       invalidate(databaseId);
       return;
@@ -86,45 +86,19 @@ public final class SchemaIndexCache {
     AtomicLong changed = lock(databaseId);
     synchronized (changed) {
       changed.incrementAndGet();
-      if (loaded.containsKey(databaseId)) {
-        pending.computeIfAbsent(databaseId, id -> ConcurrentHashMap.newKeySet()).add(table);
-      }
-    }
-  }
-
-  /** Applies the changes signalled for {@code databaseId} to its loaded index, if any. */
-  public void refresh(String databaseId) {
-    if (loaded.containsKey(databaseId)) {
-      refreshed(databaseId);
-    }
-  }
-
-  private SchemaIndex refreshed(String databaseId) {
-    AtomicLong changed = lock(databaseId);
-    synchronized (changed) {
       SchemaIndex current = loaded.get(databaseId);
-      Set<String> waiting = pending.get(databaseId);
-      if (current != null && (waiting == null || waiting.isEmpty())) {
-        return current;
+      if (current == null || names.isEmpty()) {
+        return;
       }
-      if (current != null) {
-        // Taken off the pending set only once applied: a question meanwhile waits for this version rather than take the last.
-        List<String> names = new ArrayList<>(waiting);
-        try {
-          SchemaIndex next = current.withTables(tables.read(databaseId, names));
-          loaded.put(databaseId, next);
-          waiting.removeAll(names);
-          tableUpdates.addAndGet(names.size());
-          return next;
-        } catch (Exception e) {
-          // An index that missed a change would stay wrong until the next restart: load it again instead.
-          LOG.warn("could not update the index of {} for tables {}; it is loaded again in full: {}", databaseId, names, e.getMessage(), e);
-          loaded.remove(databaseId);
-          waiting.clear();
-        }
+      List<String> read = List.copyOf(new java.util.LinkedHashSet<>(names));
+      try {
+        loaded.put(databaseId, current.withTables(tables.read(databaseId, read)));
+        tableUpdates.addAndGet(read.size());
+      } catch (Exception e) {
+        LOG.warn("could not update the index of {} for tables {}; it is loaded again in full: {}", databaseId, read, e.getMessage(), e);
+        loaded.remove(databaseId);
       }
     }
-    return get(databaseId);
   }
 
   /** The schema of {@code databaseId} changed in ways unknown: the next question loads it again. */
@@ -133,10 +107,6 @@ public final class SchemaIndexCache {
     synchronized (changed) {
       changed.incrementAndGet();
       loaded.remove(databaseId);
-      Set<String> waiting = pending.get(databaseId);
-      if (waiting != null) {
-        waiting.clear();
-      }
     }
   }
 

@@ -9,6 +9,9 @@ import dev.schemarag.core.schema.Table;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -54,5 +57,53 @@ class SchemaIndexCacheTest {
     assertThat(next.model().table("t2")).isPresent();
     assertThat(cache[0].get("erp")).isSameAs(next);
     assertThat(cache[0].loads()).isEqualTo(2);
+  }
+
+  @Test
+  void aQuestionDuringAnUpdateAnswersFromTheVersionBeforeWithoutWaiting() throws Exception {
+    CountDownLatch reading = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    Table added = new Table("t2", Optional.empty(), List.of(Column.of("b", "int")), Optional.empty());
+    SchemaIndexCache cache = new SchemaIndexCache(db -> index(db, List.of(table("t1"))), (db, names) -> {
+      reading.countDown();
+      // The update is held here until the question has been answered.
+      assertThat(release.await(30, TimeUnit.SECONDS)).isTrue();
+      SchemaModel now = new SchemaModel(db, List.of(table("t1"), added), List.of());
+      return List.of(new SchemaIndex.TableChange("t2", Optional.of(added), List.of(), Chunker.chunk(now, Optional.of(added), Optional.empty())));
+    });
+    SchemaIndex before = cache.get("erp");
+
+    CompletableFuture<Void> update = CompletableFuture.runAsync(() -> cache.tablesChanged("erp", List.of("t2")));
+    assertThat(reading.await(30, TimeUnit.SECONDS)).isTrue();
+    assertThat(cache.get("erp")).as("answered while the update runs").isSameAs(before);
+    release.countDown();
+    update.get(30, TimeUnit.SECONDS);
+
+    SchemaIndex after = cache.get("erp");
+    assertThat(after.model().table("t2")).isPresent();
+    assertThat(before.model().table("t2")).as("the version before is left as it was").isEmpty();
+    assertThat(cache.loads()).isEqualTo(1);
+    assertThat(cache.tableUpdates()).isEqualTo(1);
+  }
+
+  @Test
+  void anUpdateThatCannotReadItsTablesDropsTheIndexForAFullLoad() {
+    SchemaIndexCache cache = new SchemaIndexCache(db -> index(db, List.of(table("t1"))), (db, names) -> {
+      throw new IllegalStateException("catalog unreachable");
+    });
+    SchemaIndex first = cache.get("erp");
+    cache.tablesChanged("erp", List.of("t1"));
+
+    assertThat(cache.get("erp")).isNotSameAs(first);
+    assertThat(cache.loads()).isEqualTo(2);
+  }
+
+  private static Table table(String name) {
+    return new Table(name, Optional.empty(), List.of(Column.of("a", "int")), Optional.empty());
+  }
+
+  private static SchemaIndex index(String db, List<Table> tables) {
+    SchemaModel m = new SchemaModel(db, tables, List.of());
+    return new SchemaIndex(m, Chunker.chunkAll(m, Map.of()), RetrievalSettings.DEFAULT);
   }
 }
