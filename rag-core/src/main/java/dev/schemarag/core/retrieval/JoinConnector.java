@@ -60,23 +60,53 @@ final class JoinConnector {
     return tables.isEmpty() || component(model, tables.get(0), members).size() == members.size();
   }
 
-  /** Whether {@code table} is at most {@code hops} FK hops from one of {@code targets}. */
+  /**
+   * Whether {@code table} is at most {@code hops} FK hops from one of {@code targets}. The last ring
+   * is tested as it is found, not collected: around a hub it holds most of the schema, and a
+   * table's neighbours meet the targets when the smaller of the two sets has a member in the other.
+   */
   static boolean withinHops(SchemaModel model, String table, Set<String> targets, int hops) {
     Set<String> frontier = Set.of(table);
     Set<String> seen = new HashSet<>(frontier);
     for (int h = 0; h < hops && !frontier.isEmpty(); h++) {
+      for (String t : frontier) {
+        if (meet(model.neighbours(t), targets)) {
+          return true;
+        }
+      }
+      if (h == hops - 1) {
+        return false;
+      }
+      if (h == hops - 2) {
+        for (String t : frontier) {
+          for (String n : model.neighbours(t)) {
+            if (!seen.contains(n) && meet(model.neighbours(n), targets)) {
+              return true;
+            }
+          }
+        }
+        return false;
+      }
       Set<String> next = new HashSet<>();
       for (String t : frontier) {
         for (String n : model.neighbours(t)) {
-          if (targets.contains(n)) {
-            return true;
-          }
           if (seen.add(n)) {
             next.add(n);
           }
         }
       }
       frontier = next;
+    }
+    return false;
+  }
+
+  private static boolean meet(Set<String> a, Set<String> b) {
+    Set<String> small = a.size() <= b.size() ? a : b;
+    Set<String> large = small == a ? b : a;
+    for (String x : small) {
+      if (large.contains(x)) {
+        return true;
+      }
     }
     return false;
   }

@@ -35,7 +35,8 @@ public final class SchemaModel {
    * Each table's neighbours, built when first asked for: a question walks the FK graph several
    * times (selector features, named tables, join bridges), and a hub has thousands of keys.
    */
-  private final Map<String, Set<String>> neighbourSets = new java.util.concurrent.ConcurrentHashMap<>();
+  private final java.util.concurrent.atomic.AtomicReference<PMap<String, Set<String>>> neighbourSets =
+      new java.util.concurrent.atomic.AtomicReference<>(HashTreePMap.empty());
 
   /** The order foreign keys are kept in: the catalog's (constraint name, then table). */
   private static final Comparator<ForeignKey> CATALOG_ORDER = Comparator.comparing(ForeignKey::name,
@@ -122,16 +123,20 @@ public final class SchemaModel {
 
   /** Direct neighbours over FKs in both directions, self-references excluded; outgoing first, in key order. Unmodifiable. */
   public Set<String> neighbours(String table) {
-    return neighbourSets.computeIfAbsent(table, t -> {
-      Set<String> n = new LinkedHashSet<>();
-      for (ForeignKey fk : edges(t)) {
-        String other = fk.other(t);
-        if (!other.equals(t)) {
-          n.add(other);
-        }
+    Set<String> known = neighbourSets.get().get(table);
+    if (known != null) {
+      return known;
+    }
+    Set<String> n = new LinkedHashSet<>();
+    for (ForeignKey fk : edges(table)) {
+      String other = fk.other(table);
+      if (!other.equals(table)) {
+        n.add(other);
       }
-      return Collections.unmodifiableSet(n);
-    });
+    }
+    Set<String> found = Collections.unmodifiableSet(n);
+    neighbourSets.updateAndGet(m -> m.containsKey(table) ? m : m.plus(table, found));
+    return found;
   }
 
   /**
@@ -179,7 +184,12 @@ public final class SchemaModel {
       out = replaced(out, t, outgoing(t), added, changed, fk -> fk.fromTable().equals(t));
       in = replaced(in, t, incoming(t), added, changed, fk -> fk.toTable().equals(t));
     }
-    return new SchemaModel(databaseId, next, out, in);
+    SchemaModel model = new SchemaModel(databaseId, next, out, in);
+    // The neighbours of a table whose key lists stayed are the same: the first question on the new
+    // version does not find them again around every hub it meets. A persistent map: the new version
+    // shares the old one's sets and drops those of the touched tables, whatever their number.
+    model.neighbourSets.set(neighbourSets.get().minusAll(touched));
+    return model;
   }
 
   /** One table's key list: its keys that touch no changed table, and the new keys of its side, in the catalog's order. */

@@ -56,7 +56,9 @@ import org.apache.lucene.search.similarities.BM25Similarity;
 import org.apache.lucene.search.spell.DirectSpellChecker;
 import org.apache.lucene.search.spell.SuggestMode;
 import org.apache.lucene.search.spell.SuggestWord;
+import org.apache.lucene.store.ByteBuffersDataOutput;
 import org.apache.lucene.store.ByteBuffersDirectory;
+import org.apache.lucene.store.SingleInstanceLockFactory;
 import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.BytesRef;
 import org.pcollections.HashTreePMap;
@@ -122,7 +124,10 @@ public final class LexicalIndex {
       this.similarity = new BM25Similarity((float) k1, (float) b);
       // In memory a compound file saves no file handles, only costs a copy of every small segment an update flushes.
       Analyzer perField = new PerFieldAnalyzerWrapper(analyzer, Map.of(WORDS, SchemaAnalyzer.words()));
-      this.writer = new IndexWriter(new ByteBuffersDirectory(),
+      // Each file as one buffer once written: Lucene slices and clones a file's input for every search and
+      // doc-values read, and a file kept as many small blocks made each of those copy a view of every block.
+      this.writer = new IndexWriter(new ByteBuffersDirectory(new SingleInstanceLockFactory(), ByteBuffersDataOutput::new,
+          ByteBuffersDirectory.OUTPUT_AS_ONE_BUFFER),
           new IndexWriterConfig(perField).setSimilarity(similarity).setUseCompoundFile(false));
       this.graceMs = graceMs;
     }
@@ -391,9 +396,11 @@ public final class LexicalIndex {
             + RETIRED_READER_GRACE_MS / 1000 + " s ago; search the current one", e);
       }
       List<Hit> out = new ArrayList<>(hits.length);
-      for (ScoreDoc sd : hits) {
+      String[] refs = refs(hits);
+      for (int i = 0; i < hits.length; i++) {
+        ScoreDoc sd = hits[i];
         String id = ((BytesRef) ((FieldDoc) sd).fields[1]).utf8ToString();
-        String ref = ref(sd.doc);
+        String ref = refs[i];
         int sep = ref.indexOf('\u0000');
         String subject = ref.substring(sep + 1);
         out.add(new Hit(id, ref.substring(0, sep), null, subject.isEmpty() ? Optional.empty() : Optional.of(subject.substring(1)), sd.score));
@@ -404,15 +411,37 @@ public final class LexicalIndex {
     }
   }
 
-  private String ref(int docId) throws IOException {
-    var leaves = searcher.getIndexReader().leaves();
-    var leaf = leaves.get(ReaderUtil.subIndex(docId, leaves));
-    BinaryDocValues values = leaf.reader().getBinaryDocValues(REF);
-    if (values == null || !values.advanceExact(docId - leaf.docBase)) {
-      throw new IllegalStateException("lexical document " + docId + " has no table");
+  /**
+   * Each hit's table and subject, read in document order with one doc-values iterator per segment
+   * (an iterator only moves forward; opening one per hit cost a copy of the segment's input each).
+   */
+  private String[] refs(ScoreDoc[] hits) throws IOException {
+    Integer[] byDoc = new Integer[hits.length];
+    for (int i = 0; i < hits.length; i++) {
+      byDoc[i] = i;
     }
-    return values.binaryValue().utf8ToString();
+    java.util.Arrays.sort(byDoc, java.util.Comparator.comparingInt(i -> hits[i].doc));
+    var leaves = searcher.getIndexReader().leaves();
+    String[] out = new String[hits.length];
+    int leafIndex = -1;
+    org.apache.lucene.index.LeafReaderContext leaf = null;
+    BinaryDocValues values = null;
+    for (int i : byDoc) {
+      int doc = hits[i].doc;
+      int at = ReaderUtil.subIndex(doc, leaves);
+      if (at != leafIndex) {
+        leafIndex = at;
+        leaf = leaves.get(at);
+        values = leaf.reader().getBinaryDocValues(REF);
+      }
+      if (values == null || !values.advanceExact(doc - leaf.docBase)) {
+        throw new IllegalStateException("lexical document " + doc + " has no table");
+      }
+      out[i] = values.binaryValue().utf8ToString();
+    }
+    return out;
   }
+
 
   Set<String> analyze(String text) {
     Set<String> out = new LinkedHashSet<>();

@@ -53,6 +53,27 @@ class SchemaModelTest {
   }
 
   @Test
+  void neighboursFoundBeforeAChangeAreThoseOfTheNewStateAfterIt() {
+    SchemaModel m = new SchemaModel("db", List.of(t("a"), t("b"), t("c"), t("d"), t("f")),
+        List.of(fk("b", "a"), fk("c", "a"), fk("d", "c"), fk("f", "d")));
+    // every table's neighbours found (and kept) on the version before
+    m.tables().forEach(t -> m.neighbours(t.name()));
+
+    Map<String, Optional<Table>> changed = new LinkedHashMap<>();
+    changed.put("a", Optional.empty());
+    changed.put("e", Optional.of(t("e")));
+    SchemaModel next = m.withTables(changed, List.of(fk("e", "c"), fk("d", "e")));
+
+    SchemaModel fresh = new SchemaModel("db", List.of(t("b"), t("c"), t("d"), t("f"), t("e")),
+        List.of(fk("d", "c"), fk("f", "d"), fk("e", "c"), fk("d", "e")));
+    for (Table t : fresh.tables()) {
+      assertThat(next.neighbours(t.name())).as(t.name()).containsExactlyInAnyOrderElementsOf(fresh.neighbours(t.name()));
+    }
+    assertThat(next.neighbours("a")).isEmpty();
+    assertThat(m.neighbours("c")).as("the version before keeps its own").containsExactlyInAnyOrder("a", "d");
+  }
+
+  @Test
   void aKeyTouchingNoChangedTableIsRefused() {
     SchemaModel m = new SchemaModel("db", List.of(t("a"), t("b")), List.of());
     assertThatThrownBy(() -> m.withTables(Map.of("a", Optional.of(t("a"))), List.of(fk("b", "b"))))
