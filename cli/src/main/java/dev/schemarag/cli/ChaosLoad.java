@@ -152,18 +152,22 @@ final class ChaosLoad implements AutoCloseable {
       producer.send(new ProducerRecord<>(requests.name(), requests.keySerde().serializer().serialize(requests.name(), new QueryKey(id)),
           requests.valueSerde().serializer().serialize(requests.name(), r)), (meta, e) -> {
             if (e != null) {
-              questions.remove(id);
-              notPublished.incrementAndGet();
+              notPublished(id);
             } else {
               q[0] = System.currentTimeMillis();
             }
           });
     } catch (RuntimeException e) {
       // refused before it was sent (no callback then): not published, and the asking goes on
-      questions.remove(id);
-      notPublished.incrementAndGet();
+      notPublished(id);
     }
     return id;
+  }
+
+  /** A question the broker never took is not waited for, only counted. */
+  private void notPublished(String id) {
+    questions.remove(id);
+    notPublished.incrementAndGet();
   }
 
   /** Outcome counts of the questions published so far. */
