@@ -36,6 +36,11 @@ final class Acronyms {
    * @param known whether the schema's text has this lower-case word (then the capitals may be a word of their own: "ID", "TV")
    */
   static String expanded(String question, SchemaModel model, Predicate<String> known) {
+    return expanded(question, known, (letters, ownUse) -> readings(letters, model, ownUse));
+  }
+
+  /** As above, with the readings of an acronym from {@code readings} (a version's memo of them). */
+  static String expanded(String question, Predicate<String> known, java.util.function.BiFunction<String, Boolean, Set<String>> readings) {
     Matcher m = ACRONYM.matcher(question);
     StringBuilder out = null;
     int last = 0;
@@ -44,14 +49,14 @@ final class Acronyms {
         continue;
       }
       String letters = m.group(1).toLowerCase(Locale.ROOT);
-      Set<String> readings = readings(letters, model, known.test(letters));
-      if (readings.isEmpty() || readings.size() > MAX_READINGS) {
+      Set<String> read = readings.apply(letters, known.test(letters));
+      if (read.isEmpty() || read.size() > MAX_READINGS) {
         continue;
       }
       if (out == null) {
         out = new StringBuilder();
       }
-      out.append(question, last, m.end()).append(" (").append(String.join(", ", readings)).append(')');
+      out.append(question, last, m.end()).append(" (").append(String.join(", ", read)).append(')');
       last = m.end();
     }
     return out == null ? question : out.append(question.substring(last)).toString();
@@ -101,6 +106,32 @@ final class Acronyms {
       }
     }
     return out;
+  }
+
+  /**
+   * Every acronym whose readings {@code t} can alter: the initials of its multi-word table and
+   * column names, and the words of its names (an acronym that is one of them reads only tables using it).
+   */
+  static Set<String> lettersOf(Table t) {
+    Set<String> out = new java.util.HashSet<>();
+    String local = t.name().substring(t.name().lastIndexOf('.') + 1);
+    addInitials(local, out);
+    out.addAll(Identifiers.words(t.name()));
+    for (Column c : t.columns()) {
+      addInitials(c.name(), out);
+      out.addAll(Identifiers.words(c.name()));
+    }
+    return out;
+  }
+
+  private static void addInitials(String identifier, Set<String> out) {
+    List<String> words = Identifiers.words(identifier);
+    if (words.size() < 2) {
+      return;
+    }
+    StringBuilder initials = new StringBuilder();
+    words.forEach(w -> initials.append(w.charAt(0)));
+    out.add(initials.toString());
   }
 
   private static boolean usesWord(Table t, String word) {

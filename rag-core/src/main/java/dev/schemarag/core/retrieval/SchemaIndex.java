@@ -78,6 +78,13 @@ public final class SchemaIndex {
   private final PMap<String, List<Chunk>> chunks;
   private final RetrievalSettings settings;
   private final long version;
+  /**
+   * Each acronym's readings ({@link Acronyms#readings}), found once per version: finding them scans
+   * every table and column name. A new version keeps those no changed table can alter.
+   */
+  private final Map<String, Set<String>> acronymReadings = new java.util.concurrent.ConcurrentHashMap<>();
+  /** Acronyms kept at most: a question can write any capitals. */
+  static final int ACRONYMS_KEPT = 10_000;
 
   public SchemaIndex(SchemaModel model, List<Chunk> chunks, RetrievalSettings settings) {
     this.model = model;
@@ -151,6 +158,31 @@ public final class SchemaIndex {
     this.chunks = chunks;
     this.settings = before.settings;
     this.version = before.version + 1;
+  }
+
+  /** The readings of an acronym (lower case) in this version's schema; {@code ownUse}: the schema's text has it as a word. */
+  Set<String> acronymReadings(String letters, boolean ownUse) {
+    String key = (ownUse ? "+" : "-") + letters;
+    Set<String> known = acronymReadings.get(key);
+    if (known != null) {
+      return known;
+    }
+    Set<String> found = Collections.unmodifiableSet(Acronyms.readings(letters, model, ownUse));
+    if (acronymReadings.size() < ACRONYMS_KEPT) {
+      acronymReadings.put(key, found);
+    }
+    return found;
+  }
+
+  /** Carries to {@code next} the acronym readings the changed tables (as they were and as they are) cannot alter. */
+  private void carryAcronyms(SchemaIndex next, Collection<Optional<Table>> changedTables) {
+    Set<String> touched = new java.util.HashSet<>();
+    changedTables.forEach(t -> t.ifPresent(table -> touched.addAll(Acronyms.lettersOf(table))));
+    acronymReadings.forEach((key, readings) -> {
+      if (!touched.contains(key.substring(1))) {
+        next.acronymReadings.put(key, readings);
+      }
+    });
   }
 
   /**
@@ -284,8 +316,15 @@ public final class SchemaIndex {
       nextModuleIndex = moduleIndex.withTables(moduleDocsNow);
     }
     LexicalIndex nextLexical = lexical.withTables(docs);
-    return new SchemaIndex(this, next, nextLexical, nextDdl, nextDdlTokens, nextColumnDf, nextKinds, nextModuleIndex,
+    SchemaIndex updated = new SchemaIndex(this, next, nextLexical, nextDdl, nextDdlTokens, nextColumnDf, nextKinds, nextModuleIndex,
         Set.copyOf(nextModuleDocs), nextModuleOf, nextTablesOfModule, tokens, nextNamed, nextPatterns, nextChunks);
+    List<Optional<Table>> before = new ArrayList<>();
+    for (String name : changed) {
+      before.add(model.table(name));
+      before.add(next.table(name));
+    }
+    carryAcronyms(updated, before);
+    return updated;
   }
 
   /** A table's chunks (none for a table without); {@code getOrDefault} would scan an ordered persistent map for a table it lacks. */

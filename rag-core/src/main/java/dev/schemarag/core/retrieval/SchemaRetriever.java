@@ -102,7 +102,7 @@ public final class SchemaRetriever {
     String respelled = index.lexical.respelled(asked);
     metrics.put("respelled", respelled.equals(asked) ? 0L : 1L);
     // An acronym of the schema's names ("POs" for purchase_orders) is read with the names' words beside it.
-    String question = Acronyms.expanded(respelled, model, index.lexical::knows);
+    String question = Acronyms.expanded(respelled, index.lexical::knows, index::acronymReadings);
     metrics.put("acronyms_read", question.equals(respelled) ? 0L : 1L);
 
     float[] q = embedder.embed(question);

@@ -83,4 +83,22 @@ class AcronymsTest {
     assertThat(Acronyms.readings("po", many, false)).hasSize(4);
     assertThat(Acronyms.expanded("count POs", many, w -> false)).isEqualTo("count POs");
   }
+
+  @Test
+  void aNewIndexVersionReadsAcronymsAsItsSchemaHasThem() {
+    SchemaIndex index = new SchemaIndex(SCHEMA, dev.schemarag.core.chunk.Chunker.chunkAll(SCHEMA, java.util.Map.of()), RetrievalSettings.DEFAULT);
+    assertThat(index.acronymReadings("po", false)).containsExactly("purchase orders");
+    assertThat(index.acronymReadings("sku", false)).containsExactly("stock keeping unit");
+
+    // a table whose name is another reading of "po" is added; nothing of it reads "sku"
+    Table postOffices = table("logistics.post_offices", "post_office_id", "city");
+    SchemaModel now = SCHEMA.withTables(java.util.Map.of(postOffices.name(), Optional.of(postOffices)), List.of());
+    SchemaIndex next = index.withTables(List.of(new SchemaIndex.TableChange(postOffices.name(), Optional.of(postOffices), List.of(),
+        dev.schemarag.core.chunk.Chunker.chunk(now, Optional.of(postOffices), Optional.empty()))));
+
+    assertThat(next.acronymReadings("po", false)).containsExactlyElementsOf(Acronyms.readings("po", now, false))
+        .contains("purchase orders", "post offices");
+    assertThat(next.acronymReadings("sku", false)).containsExactly("stock keeping unit");
+    assertThat(index.acronymReadings("po", false)).as("the version before keeps its own").containsExactly("purchase orders");
+  }
 }
