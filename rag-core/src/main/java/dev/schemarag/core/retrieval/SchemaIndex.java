@@ -318,12 +318,12 @@ public final class SchemaIndex {
     LexicalIndex nextLexical = lexical.withTables(docs);
     SchemaIndex updated = new SchemaIndex(this, next, nextLexical, nextDdl, nextDdlTokens, nextColumnDf, nextKinds, nextModuleIndex,
         Set.copyOf(nextModuleDocs), nextModuleOf, nextTablesOfModule, tokens, nextNamed, nextPatterns, nextChunks);
-    List<Optional<Table>> before = new ArrayList<>();
+    List<Optional<Table>> wereAndAre = new ArrayList<>();
     for (String name : changed) {
-      before.add(model.table(name));
-      before.add(next.table(name));
+      wereAndAre.add(model.table(name));
+      wereAndAre.add(next.table(name));
     }
-    carryAcronyms(updated, before);
+    carryAcronyms(updated, wereAndAre);
     return updated;
   }
 

@@ -442,7 +442,6 @@ public final class LexicalIndex {
     return out;
   }
 
-
   Set<String> analyze(String text) {
     Set<String> out = new LinkedHashSet<>();
     try (TokenStream ts = shared.analyzer.tokenStream(TEXT, text)) {

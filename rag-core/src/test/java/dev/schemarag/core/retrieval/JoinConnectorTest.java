@@ -6,9 +6,7 @@ import dev.schemarag.core.schema.Column;
 import dev.schemarag.core.schema.ForeignKey;
 import dev.schemarag.core.schema.SchemaModel;
 import dev.schemarag.core.schema.Table;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -40,7 +38,7 @@ class JoinConnectorTest {
       String table = "t" + random.nextInt(n);
       Set<String> targets = random.ints(0, n).mapToObj(i -> "t" + i).filter(t -> !t.equals(table)).distinct()
           .limit(1 + random.nextInt(6)).collect(Collectors.toSet());
-      Map<String, Integer> depth = distances(model, table);
+      Map<String, Integer> depth = FkDistances.from(model, table);
       for (int hops = 1; hops <= 3; hops++) {
         int h = hops;
         boolean expected = targets.stream().anyMatch(t -> depth.containsKey(t) && depth.get(t) <= h);
@@ -49,20 +47,5 @@ class JoinConnectorTest {
       }
     }
     assertThat(near).as("the rounds hold both answers").isBetween(100, 800);
-  }
-
-  /** Hops from {@code from} to every table it reaches, by a plain search of the whole graph. */
-  private static Map<String, Integer> distances(SchemaModel model, String from) {
-    Map<String, Integer> depth = new HashMap<>(Map.of(from, 0));
-    ArrayDeque<String> queue = new ArrayDeque<>(List.of(from));
-    while (!queue.isEmpty()) {
-      String cur = queue.poll();
-      for (String next : model.neighbours(cur)) {
-        if (depth.putIfAbsent(next, depth.get(cur) + 1) == null) {
-          queue.add(next);
-        }
-      }
-    }
-    return depth;
   }
 }

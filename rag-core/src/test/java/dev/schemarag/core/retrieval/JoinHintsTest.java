@@ -6,11 +6,8 @@ import dev.schemarag.core.schema.Column;
 import dev.schemarag.core.schema.ForeignKey;
 import dev.schemarag.core.schema.SchemaModel;
 import dev.schemarag.core.schema.Table;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -23,17 +20,7 @@ class JoinHintsTest {
 
   /** Hops between two tables over FKs both ways, by a plain search of the whole graph (-1: none). */
   private static int distance(SchemaModel model, String from, String to) {
-    Map<String, Integer> depth = new HashMap<>(Map.of(from, 0));
-    ArrayDeque<String> queue = new ArrayDeque<>(List.of(from));
-    while (!queue.isEmpty()) {
-      String cur = queue.poll();
-      for (String n : model.neighbours(cur)) {
-        if (depth.putIfAbsent(n, depth.get(cur) + 1) == null) {
-          queue.add(n);
-        }
-      }
-    }
-    return depth.getOrDefault(to, -1);
+    return FkDistances.from(model, from).getOrDefault(to, -1);
   }
 
   @Test
