@@ -1,6 +1,5 @@
 package dev.schemarag.indexer;
 
-import dev.schemarag.core.chunk.ChunkKind;
 import dev.schemarag.core.config.ConfigKeys;
 import dev.schemarag.core.config.SchemaragConfig;
 import dev.schemarag.core.store.PgChunkStore;
@@ -16,11 +15,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Builds the store's HNSW indexes once the indexer has gone quiet with chunks stored: on a new
- * store, after the initial snapshot. PostgreSQL builds a graph over stored rows several times
- * cheaper than it inserts the same rows one by one, and the row-by-row inserts took the core the
- * embedding model needs. Until the build, dense search scans the rows exactly (slower, not worse).
- * A store that has its indexes (a restart) costs one catalog query.
+ * Builds the store's HNSW indexes, one per database and searched kind, once the indexer has gone
+ * quiet with chunks stored: after a database's initial snapshot (a new store's, or a source added
+ * later). PostgreSQL builds a graph over stored rows several times cheaper than it inserts the
+ * same rows one by one, and the row-by-row inserts took the core the embedding model needs. Until
+ * the build, that database's dense search scans its rows exactly (slower, not worse). Once every
+ * graph exists, checked again only after the indexer wrote; a restart costs three queries.
  */
 final class VectorIndexBuilder implements AutoCloseable {
 
@@ -56,47 +56,62 @@ final class VectorIndexBuilder implements AutoCloseable {
     return t;
   });
   private volatile boolean done;
-  private long notBeforeNanos = System.nanoTime();
+  private final java.util.function.LongSupplier clock;
+  private long notBeforeNanos;
+  /** When the last check that reached the store began; once complete, only a later write asks for another. */
+  private long checkedAtNanos = Long.MIN_VALUE;
 
   /** @param idle how long the indexer has handed no batch to the store writer */
   VectorIndexBuilder(PgChunkStore store, Supplier<Duration> idle, Settings settings) {
+    this(store, idle, settings, System::nanoTime);
+  }
+
+  /** @param clock {@link System#nanoTime} but in tests, where time is the test's to move */
+  VectorIndexBuilder(PgChunkStore store, Supplier<Duration> idle, Settings settings, java.util.function.LongSupplier clock) {
     this.store = store;
     this.idle = idle;
     this.settings = settings;
+    this.clock = clock;
+    this.notBeforeNanos = clock.getAsLong();
   }
 
-  /** Checks every second until the indexes exist. */
+  /** Checks every second. */
   void start() {
     timer.scheduleWithFixedDelay(this::check, 1, 1, TimeUnit.SECONDS);
   }
 
-  /** The indexes exist (checked, or built by this builder). */
+  /** Chunks are stored and the last check found (or built) every index they need. */
   boolean done() {
     return done;
   }
 
-  /** One check: builds the missing indexes when the indexer is quiet and chunks are stored. */
+  /** One check: builds the missing indexes when the indexer is quiet and wrote since the last check. */
   void check() {
-    if (done || System.nanoTime() < notBeforeNanos || idle.get().compareTo(settings.quiet()) < 0) {
+    long now = clock.getAsLong();
+    Duration quietFor = idle.get();
+    if (now < notBeforeNanos || quietFor.compareTo(settings.quiet()) < 0) {
       return;
     }
+    if (done && now - quietFor.toNanos() < checkedAtNanos) {
+      return; // complete, and nothing written since (while another indexer builds, this one looks again)
+    }
     try {
-      List<ChunkKind> missing = store.missingVectorIndexes();
-      if (missing.isEmpty()) {
-        done = true;
-        return;
-      }
+      checkedAtNanos = now;
       if (!store.holdsSearchedChunks()) {
+        done = false;
         return;
       }
-      long t0 = System.nanoTime();
-      LOG.info("building the HNSW indexes of {} over the stored chunks", missing);
-      List<ChunkKind> built = store.buildVectorIndexes(settings.memory());
-      LOG.info("built the HNSW indexes of {} in {} ms", built, (System.nanoTime() - t0) / 1_000_000);
+      List<PgChunkStore.VectorIndex> missing = store.missingVectorIndexes();
+      if (!missing.isEmpty()) {
+        long t0 = System.nanoTime();
+        LOG.info("building the HNSW indexes {} over the stored chunks", missing.stream().map(PgChunkStore.VectorIndex::name).toList());
+        List<PgChunkStore.VectorIndex> built = store.buildVectorIndexes(settings.memory());
+        LOG.info("built {} HNSW indexes in {} ms", built.size(), (System.nanoTime() - t0) / 1_000_000);
+      }
       done = store.missingVectorIndexes().isEmpty();
     } catch (SQLException | RuntimeException e) {
       LOG.warn("cannot build the HNSW indexes yet (retrying in {} s): {}", RETRY.toSeconds(), e.getMessage());
-      notBeforeNanos = System.nanoTime() + RETRY.toNanos();
+      notBeforeNanos = clock.getAsLong() + RETRY.toNanos();
     }
   }
 

@@ -67,7 +67,7 @@ public final class ConfigKeys {
   public static final ConfigKey INDEXER_BATCH_LINGER_MS = new ConfigKey("indexer.batch.linger.ms", "25",
       "the indexer writes the changed tables it holds once no change has come for this long (at the latest after 20 times this long): what a change in a burst waits for its batch");
   public static final ConfigKey INDEXER_VECTOR_INDEX_QUIET_MS = new ConfigKey("indexer.vector.index.quiet.ms", "2000",
-      "a new store's HNSW indexes are built once the indexer has written chunks and then no batch for this long (after the initial snapshot): building over stored rows is several times cheaper than inserting each row into a graph; until then dense search scans exactly");
+      "a database's HNSW indexes (one per chunk kind with 500 chunks or more) are built once the indexer has written chunks and then no batch for this long (after the initial snapshot): building over stored rows is several times cheaper than inserting each row into a graph; until then dense search scans exactly");
   public static final ConfigKey INDEXER_VECTOR_INDEX_MEMORY = new ConfigKey("indexer.vector.index.memory", "512MB",
       "PostgreSQL maintenance_work_mem for building the HNSW indexes (kB, MB or GB); the graph should fit in it, about 2 kB per chunk");
   public static final ConfigKey GROUP_SESSION_TIMEOUT_MS = new ConfigKey("group.session.timeout.ms", "10000",

@@ -71,14 +71,14 @@ public final class PgDenseSearch implements DenseSearch, AutoCloseable {
     queries.clear();
     within.clear();
     for (ChunkKind kind : PgChunkStore.SEARCHED_KINDS) {
-      // The kind is a constant of the statement so that the planner picks that kind's partial index.
+      // The kind and the database are constants of the statement, written as the partial HNSW index's
+      // predicate, so that the planner picks that database's graph for this kind.
+      String rows = new PgChunkStore.VectorIndex(databaseId, kind).predicate();
       queries.put(kind, connection.prepareStatement("SELECT table_name, subject, 1 - (embedding <=> ?) AS sim FROM "
-          + PgChunkStore.SCHEMA + ".chunks WHERE kind = '" + kind.label() + "' AND database_id = ?"
-          + " ORDER BY embedding <=> ? LIMIT ?"));
+          + PgChunkStore.SCHEMA + ".chunks WHERE " + rows + " ORDER BY embedding <=> ? LIMIT ?"));
       // Filtered while the index is scanned (iterative scan), so a narrow view still fills its limit.
       within.put(kind, connection.prepareStatement("SELECT table_name, subject, 1 - (embedding <=> ?) AS sim FROM "
-          + PgChunkStore.SCHEMA + ".chunks WHERE kind = '" + kind.label() + "' AND database_id = ? AND table_name = ANY (?)"
-          + " ORDER BY embedding <=> ? LIMIT ?"));
+          + PgChunkStore.SCHEMA + ".chunks WHERE " + rows + " AND table_name = ANY (?) ORDER BY embedding <=> ? LIMIT ?"));
     }
   }
 
@@ -104,7 +104,6 @@ public final class PgDenseSearch implements DenseSearch, AutoCloseable {
       PGvector v = new PGvector(vector);
       int p = 1;
       query.setObject(p++, v);
-      query.setString(p++, databaseId);
       if (view.isPresent()) {
         query.setArray(p++, connection.createArrayOf("text", tables));
       }
