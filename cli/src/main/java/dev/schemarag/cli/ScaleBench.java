@@ -114,12 +114,19 @@ final class ScaleBench implements Callable<Integer> {
           + " value that indexes it (its last line): for measuring the production topology on it with ./schemarag up")
   boolean loadOnly;
 
+  @Option(names = "--write-sample",
+      description = "only write the sampled questions of each benchmark, as the benchmark names its tables, to DIR/<set>.jsonl:"
+          + " for measuring the same questions at the benchmark's own size with ./schemarag eval")
+  Path sampleDir;
+
   @Option(names = "--pg-name", defaultValue = "scale-bench",
       description = "name of the throwaway local PostgreSQL cluster (removed afterwards; default ${DEFAULT-VALUE})")
   String pgName;
 
   /** The benchmark schemas in one model, their sampled questions by set, and the questions to warm up with. */
-  private record Benchmarks(SchemaModel model, Map<String, List<BenchQuestion>> questions, List<BenchQuestion> warmUp) {}
+  /** ... and the sampled questions as their benchmark writes them (its own table names), for {@code --write-sample}. */
+  private record Benchmarks(SchemaModel model, Map<String, List<BenchQuestion>> questions, List<BenchQuestion> warmUp,
+                            Map<String, List<BenchQuestion>> sampleAsWritten) {}
 
   @Override
   public Integer call() throws Exception {
@@ -127,6 +134,9 @@ final class ScaleBench implements Callable<Integer> {
     SchemaragConfig base = main.config();
     if (loadOnly) {
       return loadOnly(base);
+    }
+    if (sampleDir != null) {
+      return writeSample();
     }
     if (base.optional(ConfigKeys.DB_URL).isPresent()) {
       throw new IllegalArgumentException("bench scale measures a fresh stack with an empty embedding cache: unset db.url");
@@ -167,10 +177,22 @@ final class ScaleBench implements Callable<Integer> {
     System.out.println("figures written to " + json);
   }
 
+  /** {@code --write-sample}: the sampled questions in each benchmark's own names, one file per benchmark. */
+  private int writeSample() throws Exception {
+    Files.createDirectories(sampleDir);
+    for (Map.Entry<String, List<BenchQuestion>> set : loadBenchmarks().sampleAsWritten().entrySet()) {
+      Path file = sampleDir.resolve(set.getKey() + ".jsonl");
+      BenchQuestion.write(file, set.getValue());
+      System.out.println(set.getValue().size() + " questions written to " + file);
+    }
+    return 0;
+  }
+
   private Benchmarks loadBenchmarks() throws Exception {
     List<Table> tables = new ArrayList<>();
     List<ForeignKey> fks = new ArrayList<>();
     Map<String, List<BenchQuestion>> sets = new LinkedHashMap<>();
+    Map<String, List<BenchQuestion>> asWritten = new LinkedHashMap<>();
     List<BenchQuestion> warm = new ArrayList<>();
     Set<String> taken = new java.util.HashSet<>();
     for (String set : List.of("spider-union", "bird-union")) {
@@ -202,11 +224,12 @@ final class ScaleBench implements Callable<Integer> {
       // Gold names as the catalog reads them back: each benchmark database is a schema of its own.
       int sampled = questions == 0 ? all.size() : Math.min(questions, all.size());
       sets.put(set, all.subList(0, sampled).stream().map(q -> placeGold(renamed, q)).toList());
+      asWritten.put(set, List.copyOf(all.subList(0, sampled)));
       // Warmed up on questions outside the sample (on the sample itself when it takes them all).
       List<BenchQuestion> rest = sampled < all.size() ? all.subList(sampled, all.size()) : all;
       warm.addAll(rest.subList(0, Math.min(rest.size(), (warmUp + 1) / 2)));
     }
-    return new Benchmarks(new SchemaModel(DATABASE_ID, tables, fks), sets, List.copyOf(warm));
+    return new Benchmarks(new SchemaModel(DATABASE_ID, tables, fks), sets, List.copyOf(warm), asWritten);
   }
 
   private static BenchQuestion placeGold(Map<String, Table> tables, BenchQuestion q) {

@@ -13,6 +13,21 @@ import java.util.List;
 /** One benchmark question with its gold tables and columns ({@code table.column}, split at the first dot). */
 public record BenchQuestion(String id, String question, List<String> goldTables, List<String> goldColumns) {
 
+  /** Writes questions as the JSONL file {@link #load} reads: id, question, gold tables and columns. */
+  public static void write(Path file, List<BenchQuestion> questions) throws IOException {
+    ObjectMapper json = new ObjectMapper();
+    StringBuilder out = new StringBuilder();
+    for (BenchQuestion q : questions) {
+      com.fasterxml.jackson.databind.node.ObjectNode n = json.createObjectNode();
+      n.put("id", q.id());
+      n.put("question", q.question());
+      q.goldTables().forEach(n.putArray("gold_tables")::add);
+      q.goldColumns().forEach(n.putArray("gold_columns")::add);
+      out.append(json.writeValueAsString(n)).append('\n');
+    }
+    Files.writeString(file, out, StandardCharsets.UTF_8);
+  }
+
   /** Reads a questions JSONL file; a bad line is an error naming the file and line. */
   public static List<BenchQuestion> load(Path file) throws IOException {
     ObjectMapper json = new ObjectMapper();
