@@ -324,7 +324,22 @@ public final class SchemaIndex {
       wereAndAre.add(next.table(name));
     }
     carryAcronyms(updated, wereAndAre);
+    updated.warm(changed);
     return updated;
+  }
+
+  /**
+   * Searches a new version once before it serves questions, with the changed tables' names as the
+   * question: the first search of a reader with new segments and deletions pays for what later ones
+   * find ready (Lucene's {@code SearcherFactory} warms a new searcher for the same reason), and this
+   * runs in the thread that builds the version, not in the next question's.
+   */
+  private void warm(Collection<String> tables) {
+    String text = String.join(" ", tables).replace('_', ' ').replace('.', ' ');
+    lexical.respelled(text);
+    lexical.search(text, ChunkKind.OVERVIEW, 10);
+    lexical.search(text, ChunkKind.COLUMN, 10);
+    modules.ifPresent(m -> m.search(text, LexicalIndex.MODULE, 5));
   }
 
   /** A table's chunks (none for a table without); {@code getOrDefault} would scan an ordered persistent map for a table it lacks. */
