@@ -107,8 +107,9 @@ final class VectorIndexBuilder implements AutoCloseable {
         LOG.info("building the HNSW indexes {} over the stored chunks", missing.stream().map(PgChunkStore.VectorIndex::name).toList());
         List<PgChunkStore.VectorIndex> built = store.buildVectorIndexes(settings.memory());
         LOG.info("built {} HNSW indexes in {} ms", built.size(), (System.nanoTime() - t0) / 1_000_000);
+        missing = store.missingVectorIndexes();
       }
-      done = store.missingVectorIndexes().isEmpty();
+      done = missing.isEmpty();
     } catch (SQLException | RuntimeException e) {
       LOG.warn("cannot build the HNSW indexes yet (retrying in {} s): {}", RETRY.toSeconds(), e.getMessage());
       notBeforeNanos = clock.getAsLong() + RETRY.toNanos();
