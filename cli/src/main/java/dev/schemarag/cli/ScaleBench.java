@@ -123,8 +123,11 @@ final class ScaleBench implements Callable<Integer> {
       description = "name of the throwaway local PostgreSQL cluster (removed afterwards; default ${DEFAULT-VALUE})")
   String pgName;
 
-  /** The benchmark schemas in one model, their sampled questions by set, and the questions to warm up with. */
-  /** ... and the sampled questions as their benchmark writes them (its own table names), for {@code --write-sample}. */
+  /**
+   * The benchmark schemas in one model, their sampled questions by set, the questions to warm up
+   * with, and the sampled questions as their benchmark writes them (its own table names), for
+   * {@code --write-sample}.
+   */
   private record Benchmarks(SchemaModel model, Map<String, List<BenchQuestion>> questions, List<BenchQuestion> warmUp,
                             Map<String, List<BenchQuestion>> sampleAsWritten) {}
 
