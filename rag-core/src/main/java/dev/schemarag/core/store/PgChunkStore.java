@@ -194,8 +194,12 @@ public final class PgChunkStore implements ChunkStore {
    * behind: it is neither used nor kept up to date).
    */
   public List<VectorIndex> missingVectorIndexes() throws SQLException {
+    return missing(neededVectorIndexes());
+  }
+
+  private List<VectorIndex> missing(List<VectorIndex> needed) throws SQLException {
     java.util.Set<String> valid = vectorIndexNames(true);
-    return neededVectorIndexes().stream().filter(i -> !valid.contains(i.name())).toList();
+    return needed.stream().filter(i -> !valid.contains(i.name())).toList();
   }
 
   /** Names of the chunk table's HNSW indexes, only the valid ones or all. */
@@ -245,16 +249,18 @@ public final class PgChunkStore implements ChunkStore {
         }
       }
       try {
-        for (VectorIndex index : missingVectorIndexes()) {
+        // Read once: the chunk table's grouping by database and kind is the costly query here.
+        List<VectorIndex> needed = neededVectorIndexes();
+        for (VectorIndex index : missing(needed)) {
           s.execute("DROP INDEX CONCURRENTLY IF EXISTS " + SCHEMA + "." + index.name());
           s.execute("CREATE INDEX CONCURRENTLY " + index.name() + " ON " + SCHEMA
               + ".chunks USING hnsw (embedding vector_cosine_ops) WHERE " + index.predicate());
           built.add(index);
         }
-        java.util.Set<String> needed = new java.util.HashSet<>();
-        neededVectorIndexes().forEach(i -> needed.add(i.name()));
+        java.util.Set<String> neededNames = new java.util.HashSet<>();
+        needed.forEach(i -> neededNames.add(i.name()));
         for (String name : vectorIndexNames(false)) {
-          if (name.startsWith(VECTOR_INDEX_PREFIX) && !needed.contains(name)) {
+          if (name.startsWith(VECTOR_INDEX_PREFIX) && !neededNames.contains(name)) {
             s.execute("DROP INDEX CONCURRENTLY IF EXISTS " + SCHEMA + "." + name);
           }
         }
