@@ -8,7 +8,9 @@ import java.util.Properties;
 /**
  * The calibrated relevance gate of each embedding model, from {@code relevance-gates.properties}
  * (written from the figures of {@code ./schemarag calibrate}). A model with no calibration gets no
- * gate: it never refuses, rather than refusing by a number measured on another model.
+ * gate: it never refuses, rather than refusing by a number measured on another model. The same file
+ * holds, as {@code <model>.pattern.tables}, the similarity to a documented query pattern from which
+ * the pattern's tables join the packet; a model without one never adds them.
  */
 public final class RelevanceGates {
   private RelevanceGates() {}
@@ -30,6 +32,12 @@ public final class RelevanceGates {
   /** The model's calibrated gate, or 0 (no gate) when it has none. */
   public static double forModel(String embeddingModel) {
     String v = GATES.getProperty(embeddingModel.trim());
+    return v == null ? 0 : Double.parseDouble(v.trim());
+  }
+
+  /** The model's similarity from which a query pattern's tables join the packet, or 0 (never) when it has none. */
+  public static double patternTables(String embeddingModel) {
+    String v = GATES.getProperty(embeddingModel.trim() + ".pattern.tables");
     return v == null ? 0 : Double.parseDouble(v.trim());
   }
 }

@@ -17,9 +17,12 @@ import java.util.Locale;
  *     and FK expansion, {@link #SELECTOR_LEARNED} for the {@link TableSelector} with the threshold fitted with the
  *     embedding model's weights, a number in (0, 1) for the selector with that threshold, {@link #SELECTOR_AUTO} for the
  *     learned selector when the model has weights and the evidence sizer otherwise
+ * @param patternTables similarity to a documented query pattern from which the tables its SQL reads join the packet
+ *     (0 = never); see {@link RelevanceGates#patternTables}
  */
 public record RetrievalSettings(int topK, double threshold, int smallSchemaTables, int fkCap, int hubDegree,
-                                JoinHints joinHints, double bm25K1, double bm25B, double relevanceGate, double selector) {
+                                JoinHints joinHints, double bm25K1, double bm25B, double relevanceGate, double selector,
+                                double patternTables) {
 
   public static final double SELECTOR_AUTO = 0;
   public static final double SELECTOR_EVIDENCE = -1;
@@ -39,6 +42,9 @@ public record RetrievalSettings(int topK, double threshold, int smallSchemaTable
     if (relevanceGate < 0 || relevanceGate >= 1) {
       throw new IllegalArgumentException("retrieval.relevance.gate must be within 0..1 (0 = never refuse), not " + relevanceGate);
     }
+    if (patternTables < 0 || patternTables >= 1) {
+      throw new IllegalArgumentException("retrieval.pattern.tables.similarity must be within 0..1 (0 = never), not " + patternTables);
+    }
     if (selector != SELECTOR_AUTO && selector != SELECTOR_LEARNED && selector != SELECTOR_EVIDENCE && (selector <= 0 || selector >= 1)) {
       throw new IllegalArgumentException("retrieval.selector must be auto, learned, evidence or a threshold within 0..1, not " + selector);
     }
@@ -55,7 +61,8 @@ public record RetrievalSettings(int topK, double threshold, int smallSchemaTable
     return new RetrievalSettings(c.getInt(ConfigKeys.RETRIEVAL_TOP_K), c.getDouble(ConfigKeys.RETRIEVAL_THRESHOLD),
         c.getInt(ConfigKeys.RETRIEVAL_SMALL_SCHEMA), c.getInt(ConfigKeys.RETRIEVAL_FK_CAP), c.getInt(ConfigKeys.RETRIEVAL_HUB_DEGREE),
         jh, c.getDouble(ConfigKeys.BM25_K1), c.getDouble(ConfigKeys.BM25_B),
-        relevanceGate(c.get(ConfigKeys.RETRIEVAL_RELEVANCE_GATE), c.get(ConfigKeys.EMBEDDING_MODEL)), selector(c.get(ConfigKeys.RETRIEVAL_SELECTOR), c.get(ConfigKeys.EMBEDDING_MODEL)));
+        relevanceGate(c.get(ConfigKeys.RETRIEVAL_RELEVANCE_GATE), c.get(ConfigKeys.EMBEDDING_MODEL)), selector(c.get(ConfigKeys.RETRIEVAL_SELECTOR), c.get(ConfigKeys.EMBEDDING_MODEL)),
+        patternTables(c.get(ConfigKeys.RETRIEVAL_PATTERN_TABLES), c.get(ConfigKeys.EMBEDDING_MODEL)));
   }
 
   /** {@code auto}, {@code learned}, {@code evidence} or a threshold; asked for by name or threshold, the learned selector needs the model's weights. */
@@ -104,16 +111,29 @@ public record RetrievalSettings(int topK, double threshold, int smallSchemaTable
     }
   }
 
+  /** {@code auto}: the embedding model's calibrated similarity (0 without one); otherwise the number given. */
+  static double patternTables(String value, String embeddingModel) {
+    String v = value.trim();
+    if (v.equalsIgnoreCase("auto")) {
+      return RelevanceGates.patternTables(embeddingModel);
+    }
+    try {
+      return Double.parseDouble(v);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("retrieval.pattern.tables.similarity must be auto or a number within 0..1, not '" + value + "'");
+    }
+  }
+
   public RetrievalSettings withTopK(int k) {
-    return new RetrievalSettings(k, threshold, smallSchemaTables, fkCap, hubDegree, joinHints, bm25K1, bm25B, relevanceGate, selector);
+    return new RetrievalSettings(k, threshold, smallSchemaTables, fkCap, hubDegree, joinHints, bm25K1, bm25B, relevanceGate, selector, patternTables);
   }
 
   public RetrievalSettings withRelevanceGate(double gate) {
-    return new RetrievalSettings(topK, threshold, smallSchemaTables, fkCap, hubDegree, joinHints, bm25K1, bm25B, gate, selector);
+    return new RetrievalSettings(topK, threshold, smallSchemaTables, fkCap, hubDegree, joinHints, bm25K1, bm25B, gate, selector, patternTables);
   }
 
   /** @param how {@link #SELECTOR_AUTO}, {@link #SELECTOR_LEARNED}, {@link #SELECTOR_EVIDENCE} or a threshold */
   public RetrievalSettings withSelector(double how) {
-    return new RetrievalSettings(topK, threshold, smallSchemaTables, fkCap, hubDegree, joinHints, bm25K1, bm25B, relevanceGate, how);
+    return new RetrievalSettings(topK, threshold, smallSchemaTables, fkCap, hubDegree, joinHints, bm25K1, bm25B, relevanceGate, how, patternTables);
   }
 }

@@ -9,6 +9,7 @@ import dev.schemarag.core.schema.ForeignKey;
 import dev.schemarag.core.schema.SchemaModel;
 import dev.schemarag.core.schema.Table;
 import dev.schemarag.core.search.LexicalIndex;
+import dev.schemarag.core.sql.SqlGuard;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -73,7 +74,7 @@ public final class SchemaIndex {
   /** Which tables a question names. */
   final NamedTables named;
   /** Query-pattern chunks by table and pattern name: dense hits name them, the packet carries their SQL. */
-  private final PMap<String, Chunk> patterns;
+  private final PMap<String, StoredPattern> patterns;
   /** What it was built from, by table: to update it, and to build a role's view of it ({@link #restrictedTo}). */
   private final PMap<String, List<Chunk>> chunks;
   private final RetrievalSettings settings;
@@ -115,10 +116,10 @@ public final class SchemaIndex {
     this.schemaTokens = total;
     Map<String, StringBuilder> moduleText = new LinkedHashMap<>();
     Map<String, String> moduleOf = new HashMap<>();
-    Map<String, Chunk> patterns = new HashMap<>();
+    Map<String, StoredPattern> patterns = new HashMap<>();
     for (Chunk c : chunks) {
       if (c.kind() == ChunkKind.QUERY) {
-        c.subject().ifPresent(name -> patterns.put(patternKey(c.table(), name), c));
+        c.subject().ifPresent(name -> patterns.put(patternKey(c.table(), name), StoredPattern.of(c)));
       }
       model.table(c.table()).flatMap(Table::module).ifPresent(m -> {
         moduleOf.put(c.table(), m);
@@ -139,7 +140,7 @@ public final class SchemaIndex {
   private SchemaIndex(SchemaIndex before, SchemaModel model, LexicalIndex lexical, PMap<String, String> ddl, PMap<String, Integer> ddlTokens,
                       PMap<String, Integer> columnDf, Map<ChunkKind, Integer> kindCounts, LexicalIndex moduleIndex, Set<String> moduleDocs,
                       PMap<String, String> moduleOf, PMap<String, PSet<String>> tablesOfModule, int schemaTokens, NamedTables named,
-                      PMap<String, Chunk> patterns, PMap<String, List<Chunk>> chunks) {
+                      PMap<String, StoredPattern> patterns, PMap<String, List<Chunk>> chunks) {
     this.model = model;
     this.lexical = lexical;
     this.ddl = ddl;
@@ -216,7 +217,7 @@ public final class SchemaIndex {
     Map<ChunkKind, Integer> nextKinds = new EnumMap<>(kindCounts);
     PMap<String, String> nextModuleOf = moduleOf;
     PMap<String, PSet<String>> nextTablesOfModule = tablesOfModule;
-    PMap<String, Chunk> nextPatterns = patterns;
+    PMap<String, StoredPattern> nextPatterns = patterns;
     int tokens = schemaTokens;
     Set<String> touchedModules = new LinkedHashSet<>();
     for (String name : changed) {
@@ -261,7 +262,7 @@ public final class SchemaIndex {
       for (Chunk c : nowChunks) {
         nextKinds.merge(c.kind(), 1, Integer::sum);
         if (c.kind() == ChunkKind.QUERY && c.subject().isPresent()) {
-          nextPatterns = nextPatterns.plus(patternKey(name, c.subject().get()), c);
+          nextPatterns = nextPatterns.plus(patternKey(name, c.subject().get()), StoredPattern.of(c));
         }
       }
       nextModuleOf = nextModuleOf.minus(name);
@@ -417,9 +418,25 @@ public final class SchemaIndex {
 
   /** The query pattern a dense hit names, when this index holds it. */
   Optional<PatternMatch> pattern(String table, String name, double similarity) {
-    Chunk c = patterns.get(patternKey(table, name));
-    return c == null ? Optional.empty()
-        : Optional.of(new PatternMatch(table, name, similarity, Chunker.patternSql(c), c.promptText()));
+    StoredPattern p = patterns.get(patternKey(table, name));
+    return p == null ? Optional.empty()
+        : Optional.of(new PatternMatch(table, name, similarity, Chunker.patternSql(p.chunk()), p.chunk().promptText()));
+  }
+
+  /**
+   * The tables a query pattern's SQL reads that this version's model holds (the pattern's own table among
+   * them); empty when this index holds no such pattern or its SQL is no statement the guard allows.
+   */
+  List<String> patternTables(String table, String name) {
+    StoredPattern p = patterns.get(patternKey(table, name));
+    return p == null ? List.of() : p.tables().stream().filter(t -> model.table(t).isPresent()).toList();
+  }
+
+  /** A query pattern's chunk and the tables its SQL reads, read once when the chunk is indexed. */
+  private record StoredPattern(Chunk chunk, List<String> tables) {
+    static StoredPattern of(Chunk c) {
+      return new StoredPattern(c, SqlGuard.tablesRead(Chunker.patternSql(c)));
+    }
   }
 
   static String normalizedColumn(String name) {

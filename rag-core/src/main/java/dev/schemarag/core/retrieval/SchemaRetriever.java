@@ -159,6 +159,7 @@ public final class SchemaRetriever {
     int fkAdded = 0;
     int fkBlocked = 0;
     int namedAdded = 0;
+    int patternAdded = 0;
     int bridgesAdded = 0;
     Optional<TableEvidence> closest = RelevanceGate.closest(ranked);
     RelevanceGate.Verdict verdict = RelevanceGate.judge(closest, s.relevanceGate(), () -> relevanceWithoutValues(question));
@@ -178,13 +179,14 @@ public final class SchemaRetriever {
         tables.add(packetTable(t.name(), e == null ? 0 : e.fused / best, "full_schema", e));
       }
     } else {
-      Completion c = complete(question, ranked, moduleScores, verdict.relevance(), s, time);
+      Completion c = complete(question, ranked, moduleScores, dQueries, verdict.relevance(), s, time);
       judged = c.judged();
       if (c.order().isPresent()) {
         ranking = c.order().get();
       }
       tables.addAll(c.tables());
       namedAdded = c.named();
+      patternAdded = c.patterns();
       fkAdded = c.fkAdded();
       fkBlocked = c.fkBlocked();
       bridgesAdded = c.bridges();
@@ -205,6 +207,7 @@ public final class SchemaRetriever {
     metrics.put("from_column_evidence", tables.stream().filter(t -> t.source().equals("retrieval") || t.source().equals("full_schema")).count() - fromTable);
     metrics.put("fk_added", (long) fkAdded);
     metrics.put("named_added", (long) namedAdded);
+    metrics.put("pattern_added", (long) patternAdded);
     metrics.put("bridges_added", (long) bridgesAdded);
     metrics.put("fk_connected", JoinConnector.connected(model, names) ? 1L : 0L);
     metrics.put("fk_blocked", (long) fkBlocked);
@@ -237,19 +240,20 @@ public final class SchemaRetriever {
    * What the packet's tables are and where each came from, once the gate has let the question through;
    * the ranking the selector made (its judged tables most probable first, then the rest), when it chose.
    */
-  private record Completion(List<PacketTable> tables, int named, int fkAdded, int fkBlocked, int bridges,
+  private record Completion(List<PacketTable> tables, int named, int patterns, int fkAdded, int fkBlocked, int bridges,
                             List<TableSelector.Candidate> judged, Optional<List<RankedTable>> order) {}
 
   /**
    * The packet of a larger schema: the tables the selector judges needed (or the ranking cut by score
-   * gaps, with FK expansion), then what the question names (and the tables its roles and name lookups
-   * point at), and the bridges that make it joinable.
+   * gaps, with FK expansion), then what the question names, the tables a documented query pattern close to
+   * it reads, the tables its roles and name lookups point at, and the bridges that make it joinable.
    */
-  private Completion complete(String question, List<TableEvidence> ranked, Map<String, Double> moduleScores, double questionRelevance,
-                               RetrievalSettings s, Timings time) {
+  private Completion complete(String question, List<TableEvidence> ranked, Map<String, Double> moduleScores,
+                               List<DenseSearch.Hit> patternHits, double questionRelevance, RetrievalSettings s, Timings time) {
     SchemaModel model = index.model;
     List<PacketTable> tables = new ArrayList<>();
     int namedAdded = 0;
+    int patternAdded = 0;
     int fkAdded = 0;
     int bridgesAdded = 0;
     Map<String, TableEvidence> byName = new HashMap<>();
@@ -303,6 +307,16 @@ public final class SchemaRetriever {
     }
     List<TableEvidence> members = new ArrayList<>(chosen);
     members.addAll(namedKept);
+    // A documented query pattern close to the question is the schema owner's own answer to it: the tables its
+    // SQL reads join ("monthly revenue" is the pattern of orders, whose words say "total amount").
+    for (String t : patternTables(patternHits, s)) {
+      if (inPacket.add(t)) {
+        TableEvidence e = byName.getOrDefault(t, new TableEvidence(t));
+        tables.add(packetTable(t, e.fused / best, "pattern", byName.get(t)));
+        members.add(e);
+        patternAdded++;
+      }
+    }
     Map<String, Double> relevance = new HashMap<>();
     ranked.forEach(e -> relevance.put(e.table, e.fused / best));
     // A role the question names ("sales rep") brings the table the role points at; a question that
@@ -334,7 +348,21 @@ public final class SchemaRetriever {
         bridgesAdded++;
       }
     }
-    return new Completion(tables, namedAdded, fkAdded, fk.blocked(), bridgesAdded, judged, order);
+    return new Completion(tables, namedAdded, patternAdded, fkAdded, fk.blocked(), bridgesAdded, judged, order);
+  }
+
+  /** The tables read by the query patterns at least {@code s.patternTables()} similar to the question, most similar first. */
+  private Set<String> patternTables(List<DenseSearch.Hit> patternHits, RetrievalSettings s) {
+    Set<String> out = new LinkedHashSet<>();
+    if (s.patternTables() <= 0) {
+      return out;
+    }
+    for (DenseSearch.Hit h : patternHits) {
+      if (h.similarity() >= s.patternTables() && h.subject().isPresent()) {
+        out.addAll(index.patternTables(h.table(), h.subject().get()));
+      }
+    }
+    return out;
   }
 
   /** The unit of each leading table's module (see {@link TableSelector}). */

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Predicate;
 import net.sf.jsqlparser.parser.CCJSqlParserUtil;
 import net.sf.jsqlparser.statement.Statement;
 import net.sf.jsqlparser.statement.Statements;
@@ -44,6 +45,21 @@ public final class SqlGuard {
    * @param maxRows cap on returned rows
    */
   public static Verdict check(String sql, Collection<String> allowedTables, int maxRows) {
+    Set<String> allowed = new HashSet<>();
+    allowedTables.forEach(t -> allowed.add(normalize(t)));
+    return check(sql, allowed::contains, maxRows);
+  }
+
+  /**
+   * The tables a statement the guard would allow reads (as the model keys them: bare for {@code public},
+   * CTE names left out), whatever the packet; empty when the guard would refuse it for any other reason.
+   */
+  public static List<String> tablesRead(String sql) {
+    Verdict v = check(sql, key -> true, 1);
+    return v.allowed() ? v.tables() : List.of();
+  }
+
+  private static Verdict check(String sql, Predicate<String> allowedKey, int maxRows) {
     if (sql == null || sql.isBlank()) {
       return Verdict.block("no SQL");
     }
@@ -107,15 +123,13 @@ public final class SqlGuard {
         }
       }
     }
-    Set<String> allowed = new HashSet<>();
-    allowedTables.forEach(t -> allowed.add(normalize(t)));
     Set<String> used = new LinkedHashSet<>();
     for (var t : w.tables) {
       List<String> parts = PgText.qualifiedName(t.getFullyQualifiedName());
       if (parts.size() == 1 && cteNames.contains(parts.get(0))) {
         continue;
       }
-      Optional<String> refused = tableRefusal(parts, allowed);
+      Optional<String> refused = tableRefusal(parts, allowedKey);
       if (refused.isPresent()) {
         return Verdict.block(refused.get());
       }
@@ -148,7 +162,7 @@ public final class SqlGuard {
   }
 
   /** Why reading this relation is refused, or empty when the packet holds it. */
-  static Optional<String> tableRefusal(List<String> parts, Set<String> allowedKeys) {
+  static Optional<String> tableRefusal(List<String> parts, Predicate<String> allowedKey) {
     String shown = String.join(".", parts);
     if (parts.size() > 2) {
       return Optional.of("table " + shown + " names another database");
@@ -157,7 +171,7 @@ public final class SqlGuard {
     if (catalog) {
       return Optional.of("table " + shown + " is a catalog table: not in the context packet");
     }
-    if (!allowedKeys.contains(key(parts).toLowerCase(Locale.ROOT))) {
+    if (!allowedKey.test(key(parts).toLowerCase(Locale.ROOT))) {
       return Optional.of("table " + shown + " is not in the context packet");
     }
     return Optional.empty();

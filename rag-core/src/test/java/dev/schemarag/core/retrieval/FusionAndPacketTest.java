@@ -1,6 +1,7 @@
 package dev.schemarag.core.retrieval;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.schemarag.core.schema.Column;
 import dev.schemarag.core.schema.ForeignKey;
@@ -179,5 +180,16 @@ class FusionAndPacketTest {
     assertThat(s.bm25K1()).isEqualTo(1.5);
     assertThat(s.bm25B()).isEqualTo(0.75);
     assertThat(s.relevanceGate()).isEqualTo(RelevanceGates.forModel("all-minilm-l6-v2")).isGreaterThan(0);
+    assertThat(s.patternTables()).isEqualTo(RelevanceGates.patternTables("all-minilm-l6-v2")).isGreaterThan(0);
+  }
+
+  @Test
+  void thePatternTablesSimilarityReadsAutoOrANumberAndAModelWithoutOneNeverAddsThem() {
+    assertThat(RetrievalSettings.patternTables("auto", "no-such-model")).isZero();
+    assertThat(RetrievalSettings.patternTables(" 0.7 ", "all-minilm-l6-v2")).isEqualTo(0.7);
+    assertThatThrownBy(() -> RetrievalSettings.patternTables("close", "all-minilm-l6-v2"))
+        .hasMessageContaining("retrieval.pattern.tables.similarity").hasMessageContaining("'close'");
+    assertThatThrownBy(() -> new RetrievalSettings(5, 0.3, 10, 4, 8, RetrievalSettings.JoinHints.BOTH, 1.5, 0.75, 0.3, 0, 1.5))
+        .hasMessageContaining("retrieval.pattern.tables.similarity must be within 0..1");
   }
 }

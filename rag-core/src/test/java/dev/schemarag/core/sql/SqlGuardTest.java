@@ -38,6 +38,16 @@ class SqlGuardTest {
     assertThat(v.tables()).containsExactly("orders");
   }
 
+  @Test
+  void tablesReadNameEveryTableOfAnAllowedStatementWhateverThePacket() {
+    assertThat(SqlGuard.tablesRead("WITH t AS (SELECT * FROM sales.orders) SELECT c.name, count(*) FROM t JOIN \"Sales\".customers c"
+        + " ON c.id = t.customer_id WHERE t.id IN (SELECT order_id FROM public.order_lines) GROUP BY 1"))
+        .containsExactlyInAnyOrder("sales.orders", "Sales.customers", "order_lines");
+    assertThat(SqlGuard.tablesRead("DELETE FROM orders")).isEmpty();
+    assertThat(SqlGuard.tablesRead("SELECT * FROM pg_catalog.pg_class")).isEmpty();
+    assertThat(SqlGuard.tablesRead("not sql at all")).isEmpty();
+  }
+
   @ParameterizedTest(name = "{1}")
   @CsvSource(delimiter = '|', quoteCharacter = '~', textBlock = """
       DELETE FROM orders                                                         | only SELECT

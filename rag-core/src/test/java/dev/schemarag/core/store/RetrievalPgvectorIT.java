@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.schemarag.core.chunk.Chunk;
 import dev.schemarag.core.chunk.ChunkKind;
 import dev.schemarag.core.chunk.Chunker;
+import dev.schemarag.core.docs.MarkdownDocParser;
+import dev.schemarag.core.docs.TableDoc;
 import dev.schemarag.core.embed.CachingEmbedder;
 import dev.schemarag.core.embed.Langchain4jEmbedder;
 import dev.schemarag.core.index.IndexSync;
@@ -102,7 +104,11 @@ class RetrievalPgvectorIT {
 
   /** The schema's chunks, stored with their vectors under its database id. */
   private static List<Chunk> indexed(SchemaModel schema) throws java.sql.SQLException {
-    List<Chunk> chunks = Chunker.chunkAll(schema, Map.of());
+    return indexed(schema, Map.of());
+  }
+
+  private static List<Chunk> indexed(SchemaModel schema, Map<String, TableDoc> docs) throws java.sql.SQLException {
+    List<Chunk> chunks = Chunker.chunkAll(schema, docs);
     new IndexSync(store, new CachingEmbedder(model, new PgEmbeddingCache(db)), 32).sync(schema.databaseId(), Optional.empty(), chunks, 1, n -> { });
     return chunks;
   }
@@ -193,6 +199,42 @@ class RetrievalPgvectorIT {
       SchemaRetriever.Result e = retriever.retrieveWithEvidence("How many units of each product are in stock in each warehouse?",
           RetrievalSettings.DEFAULT.withSelector(RetrievalSettings.SELECTOR_EVIDENCE));
       assertThat(e.judged()).hasSameSizeAs(judged).allSatisfy(c -> assertThat(c.probability()).isNaN());
+    }
+  }
+
+  @Test
+  void aDocumentedQueryPatternCloseToTheQuestionBringsTheTablesItsSqlReads() throws Exception {
+    String dbId = "it-" + UUID.randomUUID();
+    SchemaModel model0 = erp(dbId, "Gross monthly salary");
+    // The owner's answer to "revenue" counts invoiced orders: a table no word of the question names.
+    TableDoc orders = MarkdownDocParser.parse("""
+        # Table: sales.orders
+
+        ## Common Queries
+
+        ### Query Pattern: Monthly revenue
+        ```sql
+        SELECT date_trunc('month', o.ordered_at) AS month, sum(o.total_amount) AS revenue
+        FROM sales.orders o JOIN sales.invoices i ON i.order_id = o.order_id GROUP BY 1 ORDER BY 1
+        ```
+        - Use case: What is our revenue per month
+        """);
+    List<Chunk> chunks = indexed(model0, Map.of("sales.orders", orders));
+    // A selector threshold that keeps the few likeliest tables: this 13-table schema is too small for the default to leave many out.
+    RetrievalSettings tight = RetrievalSettings.DEFAULT.withSelector(0.3);
+    RetrievalSettings never = RetrievalSettings.from(dev.schemarag.core.config.SchemaragConfig.defaults()
+        .with(Map.of("retrieval.pattern.tables.similarity", "0"))).withSelector(0.3);
+    try (PgDenseSearch dense = new PgDenseSearch(db, dbId)) {
+      SchemaRetriever retriever = new SchemaRetriever(new SchemaIndex(model0, chunks, tight), dense, model, tight);
+      String question = "monthly revenue for 2024";
+      SchemaContextPacket withPatterns = retriever.retrieve(question);
+      SchemaContextPacket without = retriever.retrieve(question, never);
+      assertThat(withPatterns.patterns()).first().satisfies(p -> assertThat(p.similarity()).isGreaterThanOrEqualTo(RetrievalSettings.DEFAULT.patternTables()));
+      assertThat(withPatterns.tableNames()).contains("sales.orders", "sales.invoices");
+      assertThat(without.tableNames()).doesNotContain("sales.invoices");
+      assertThat(withPatterns.tables()).filteredOn(t -> t.name().equals("sales.invoices")).singleElement()
+          .satisfies(t -> assertThat(t.source()).isEqualTo("pattern"));
+      assertThat(without.tables()).noneSatisfy(t -> assertThat(t.source()).isEqualTo("pattern"));
     }
   }
 
