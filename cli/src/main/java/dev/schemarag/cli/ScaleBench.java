@@ -489,9 +489,11 @@ final class ScaleBench implements Callable<Integer> {
             inMemory.add(Math.max(0, apply - catalogMs - chunksMs));
             StringBuilder stages = new StringBuilder();
             packet.timingsMs().forEach((stage, t) -> stages.append(String.format(Locale.ROOT, " %s %.1f", stage, t)));
-            System.out.printf(Locale.ROOT, "       first question after it: %.0f ms, %.0f ms steady; stages (ms)%s%n"
+            // The JVM's uptime when it was asked: to line it up with a GC or safepoint log (-Xlog:gc*,safepoint::uptime).
+            long askedAtMs = java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime() - Math.round(ms);
+            System.out.printf(Locale.ROOT, "       first question after it (JVM uptime %d ms): %.0f ms, %.0f ms steady; stages (ms)%s%n"
                 + "         the follower's index update before it %.0f ms: catalog read %.1f ms, chunk read %.1f ms, new index version %.1f ms%n",
-                ms, sameSteady, stages, apply, catalogMs, chunksMs, Math.max(0, apply - catalogMs - chunksMs));
+                askedAtMs, ms, sameSteady, stages, apply, catalogMs, chunksMs, Math.max(0, apply - catalogMs - chunksMs));
           });
           Map<String, Object> freshness = SchemaChanges.figures(measured);
           figures.put("freshness", freshness);
