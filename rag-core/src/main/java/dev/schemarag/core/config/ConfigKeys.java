@@ -103,6 +103,8 @@ public final class ConfigKeys {
           + " evidence = the score-gap sizer with FK expansion; auto = learned when the embedding model has fitted weights, else evidence");
   public static final ConfigKey RETRIEVAL_PATTERN_TABLES = new ConfigKey("retrieval.pattern.tables.similarity", "auto",
       "a documented query pattern at least this similar to the question brings the tables its SQL reads into the packet; auto = the embedding model's calibrated value, 0 = never");
+  public static final ConfigKey RETRIEVAL_PHRASE_TABLES = new ConfigKey("retrieval.phrase.tables.similarity", "0",
+      "each phrase of the question (cut at its connecting words) is embedded alone, and its nearest table joins the packet from this similarity when it belongs with it; auto = the embedding model's calibrated value, 0 = never (the default: no phrase is embedded or searched)");
   public static final ConfigKey RETRIEVAL_SMALL_SCHEMA = new ConfigKey("retrieval.small.schema.tables", "10",
       "below this many tables the whole schema is the packet");
   public static final ConfigKey RETRIEVAL_FK_CAP = new ConfigKey("retrieval.fk.expansion.cap", "4",
@@ -223,7 +225,7 @@ public final class ConfigKeys {
       GROUP_SESSION_TIMEOUT_MS,
       LOCAL_DIR, LOCAL_PG_NAME,
       EMBEDDING_MODEL, EMBEDDING_BASE_URL, EMBEDDING_API_KEY, EMBEDDING_BATCH, EMBEDDING_ONNX_SPINNING,
-      RETRIEVAL_TOP_K, RETRIEVAL_THRESHOLD, RETRIEVAL_RELEVANCE_GATE, RETRIEVAL_SELECTOR, RETRIEVAL_PATTERN_TABLES, QUESTION_MAX_CHARS, RETRIEVAL_SMALL_SCHEMA, RETRIEVAL_FK_CAP, RETRIEVAL_HUB_DEGREE,
+      RETRIEVAL_TOP_K, RETRIEVAL_THRESHOLD, RETRIEVAL_RELEVANCE_GATE, RETRIEVAL_SELECTOR, RETRIEVAL_PATTERN_TABLES, RETRIEVAL_PHRASE_TABLES, QUESTION_MAX_CHARS, RETRIEVAL_SMALL_SCHEMA, RETRIEVAL_FK_CAP, RETRIEVAL_HUB_DEGREE,
       RETRIEVAL_JOIN_HINTS, RETRIEVAL_EF_SEARCH, BM25_K1, BM25_B,
       LLM_PROVIDER, LLM_BASE_URL, LLM_MODEL, LLM_API_KEY, LLM_TIMEOUT_MS,
       ANSWER_MAX_ATTEMPTS, ANSWER_MAX_ROWS, ANSWER_PREVIEW_ROWS, ANSWER_STATEMENT_TIMEOUT_MS, ANSWER_PATTERN_REUSE,

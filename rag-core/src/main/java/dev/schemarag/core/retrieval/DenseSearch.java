@@ -14,6 +14,11 @@ public interface DenseSearch {
 
   List<Hit> nearest(ChunkKind kind, float[] query, int limit);
 
+  /** The nearest chunks to each of several vectors, in their order; a store may answer all of them in one round trip. */
+  default List<List<Hit>> nearestEach(ChunkKind kind, List<float[]> queries, int limit) {
+    return queries.stream().map(q -> nearest(kind, q, limit)).toList();
+  }
+
   /**
    * The same search over what {@code view} keeps: hidden tables and columns never come back. This
    * default filters afterwards, asking for more so the limit still fills; a store that can filter

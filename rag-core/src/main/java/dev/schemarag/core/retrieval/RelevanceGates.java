@@ -10,7 +10,8 @@ import java.util.Properties;
  * (written from the figures of {@code ./schemarag calibrate}). A model with no calibration gets no
  * gate: it never refuses, rather than refusing by a number measured on another model. The same file
  * holds, as {@code <model>.pattern.tables}, the similarity to a documented query pattern from which
- * the pattern's tables join the packet; a model without one never adds them.
+ * the pattern's tables join the packet, and as {@code <model>.phrase.tables} the similarity from which the
+ * table nearest to one phrase of the question does; a model without them never adds such tables.
  */
 public final class RelevanceGates {
   private RelevanceGates() {}
@@ -37,7 +38,16 @@ public final class RelevanceGates {
 
   /** The model's similarity from which a query pattern's tables join the packet, or 0 (never) when it has none. */
   public static double patternTables(String embeddingModel) {
-    String v = GATES.getProperty(embeddingModel.trim() + ".pattern.tables");
+    return value(embeddingModel.trim() + ".pattern.tables");
+  }
+
+  /** The model's similarity from which a phrase's nearest table joins the packet, or 0 (never) when it has none. */
+  public static double phraseTables(String embeddingModel) {
+    return value(embeddingModel.trim() + ".phrase.tables");
+  }
+
+  private static double value(String key) {
+    String v = GATES.getProperty(key);
     return v == null ? 0 : Double.parseDouble(v.trim());
   }
 }

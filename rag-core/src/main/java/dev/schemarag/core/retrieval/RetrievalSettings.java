@@ -19,10 +19,12 @@ import java.util.Locale;
  *     learned selector when the model has weights and the evidence sizer otherwise
  * @param patternTables similarity to a documented query pattern from which the tables its SQL reads join the packet
  *     (0 = never); see {@link RelevanceGates#patternTables}
+ * @param phraseTables similarity from which the table nearest to one phrase of the question joins the packet (0 = never,
+ *     and the phrases are not searched); see {@link QuestionPhrases}
  */
 public record RetrievalSettings(int topK, double threshold, int smallSchemaTables, int fkCap, int hubDegree,
                                 JoinHints joinHints, double bm25K1, double bm25B, double relevanceGate, double selector,
-                                double patternTables) {
+                                double patternTables, double phraseTables) {
 
   public static final double SELECTOR_AUTO = 0;
   public static final double SELECTOR_EVIDENCE = -1;
@@ -45,6 +47,9 @@ public record RetrievalSettings(int topK, double threshold, int smallSchemaTable
     if (patternTables < 0 || patternTables >= 1) {
       throw new IllegalArgumentException("retrieval.pattern.tables.similarity must be within 0..1 (0 = never), not " + patternTables);
     }
+    if (phraseTables < 0 || phraseTables >= 1) {
+      throw new IllegalArgumentException("retrieval.phrase.tables.similarity must be within 0..1 (0 = never), not " + phraseTables);
+    }
     if (selector != SELECTOR_AUTO && selector != SELECTOR_LEARNED && selector != SELECTOR_EVIDENCE && (selector <= 0 || selector >= 1)) {
       throw new IllegalArgumentException("retrieval.selector must be auto, learned, evidence or a threshold within 0..1, not " + selector);
     }
@@ -62,7 +67,8 @@ public record RetrievalSettings(int topK, double threshold, int smallSchemaTable
         c.getInt(ConfigKeys.RETRIEVAL_SMALL_SCHEMA), c.getInt(ConfigKeys.RETRIEVAL_FK_CAP), c.getInt(ConfigKeys.RETRIEVAL_HUB_DEGREE),
         jh, c.getDouble(ConfigKeys.BM25_K1), c.getDouble(ConfigKeys.BM25_B),
         relevanceGate(c.get(ConfigKeys.RETRIEVAL_RELEVANCE_GATE), c.get(ConfigKeys.EMBEDDING_MODEL)), selector(c.get(ConfigKeys.RETRIEVAL_SELECTOR), c.get(ConfigKeys.EMBEDDING_MODEL)),
-        patternTables(c.get(ConfigKeys.RETRIEVAL_PATTERN_TABLES), c.get(ConfigKeys.EMBEDDING_MODEL)));
+        patternTables(c.get(ConfigKeys.RETRIEVAL_PATTERN_TABLES), c.get(ConfigKeys.EMBEDDING_MODEL)),
+        phraseTables(c.get(ConfigKeys.RETRIEVAL_PHRASE_TABLES), c.get(ConfigKeys.EMBEDDING_MODEL)));
   }
 
   /** {@code auto}, {@code learned}, {@code evidence} or a threshold; asked for by name or threshold, the learned selector needs the model's weights. */
@@ -113,27 +119,36 @@ public record RetrievalSettings(int topK, double threshold, int smallSchemaTable
 
   /** {@code auto}: the embedding model's calibrated similarity (0 without one); otherwise the number given. */
   static double patternTables(String value, String embeddingModel) {
+    return calibrated(value, "retrieval.pattern.tables.similarity", () -> RelevanceGates.patternTables(embeddingModel));
+  }
+
+  /** {@code auto}: the embedding model's calibrated similarity (0 without one); otherwise the number given. */
+  static double phraseTables(String value, String embeddingModel) {
+    return calibrated(value, "retrieval.phrase.tables.similarity", () -> RelevanceGates.phraseTables(embeddingModel));
+  }
+
+  private static double calibrated(String value, String key, java.util.function.DoubleSupplier auto) {
     String v = value.trim();
     if (v.equalsIgnoreCase("auto")) {
-      return RelevanceGates.patternTables(embeddingModel);
+      return auto.getAsDouble();
     }
     try {
       return Double.parseDouble(v);
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("retrieval.pattern.tables.similarity must be auto or a number within 0..1, not '" + value + "'");
+      throw new IllegalArgumentException(key + " must be auto or a number within 0..1, not '" + value + "'");
     }
   }
 
   public RetrievalSettings withTopK(int k) {
-    return new RetrievalSettings(k, threshold, smallSchemaTables, fkCap, hubDegree, joinHints, bm25K1, bm25B, relevanceGate, selector, patternTables);
+    return new RetrievalSettings(k, threshold, smallSchemaTables, fkCap, hubDegree, joinHints, bm25K1, bm25B, relevanceGate, selector, patternTables, phraseTables);
   }
 
   public RetrievalSettings withRelevanceGate(double gate) {
-    return new RetrievalSettings(topK, threshold, smallSchemaTables, fkCap, hubDegree, joinHints, bm25K1, bm25B, gate, selector, patternTables);
+    return new RetrievalSettings(topK, threshold, smallSchemaTables, fkCap, hubDegree, joinHints, bm25K1, bm25B, gate, selector, patternTables, phraseTables);
   }
 
   /** @param how {@link #SELECTOR_AUTO}, {@link #SELECTOR_LEARNED}, {@link #SELECTOR_EVIDENCE} or a threshold */
   public RetrievalSettings withSelector(double how) {
-    return new RetrievalSettings(topK, threshold, smallSchemaTables, fkCap, hubDegree, joinHints, bm25K1, bm25B, relevanceGate, how, patternTables);
+    return new RetrievalSettings(topK, threshold, smallSchemaTables, fkCap, hubDegree, joinHints, bm25K1, bm25B, relevanceGate, how, patternTables, phraseTables);
   }
 }

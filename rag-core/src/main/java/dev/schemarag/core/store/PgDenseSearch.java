@@ -22,6 +22,8 @@ public final class PgDenseSearch implements DenseSearch, AutoCloseable {
 
   /** HNSW candidate list by default ({@code retrieval.dense.ef.search}): wide enough that filtering by database and kind still fills the limit. */
   public static final int EF_SEARCH = 200;
+  /** HNSW candidate list of {@link #nearestEach}'s scans (pgvector's own default): each wants a few nearest only. */
+  static final int EACH_EF_SEARCH = 40;
   /** pgvector's bounds for {@code hnsw.ef_search}. */
   static final int EF_SEARCH_MAX = 1000;
 
@@ -32,6 +34,8 @@ public final class PgDenseSearch implements DenseSearch, AutoCloseable {
   private final java.util.Map<ChunkKind, PreparedStatement> queries = new java.util.EnumMap<>(ChunkKind.class);
   /** The same queries over a given set of tables (a role's view). */
   private final java.util.Map<ChunkKind, PreparedStatement> within = new java.util.EnumMap<>(ChunkKind.class);
+  /** The nearest chunks to each of several vectors, in one statement. */
+  private final java.util.Map<ChunkKind, PreparedStatement> each = new java.util.EnumMap<>(ChunkKind.class);
 
   public PgDenseSearch(ConnectionSource source, String databaseId) {
     this(source, databaseId, EF_SEARCH);
@@ -70,6 +74,7 @@ public final class PgDenseSearch implements DenseSearch, AutoCloseable {
     }
     queries.clear();
     within.clear();
+    each.clear();
     for (ChunkKind kind : PgChunkStore.SEARCHED_KINDS) {
       // The kind and the database are constants of the statement, written as the partial HNSW index's
       // predicate, so that the planner picks that database's graph for this kind.
@@ -79,6 +84,10 @@ public final class PgDenseSearch implements DenseSearch, AutoCloseable {
       // Filtered while the index is scanned (iterative scan), so a narrow view still fills its limit.
       within.put(kind, connection.prepareStatement("SELECT table_name, subject, 1 - (embedding <=> ?) AS sim FROM "
           + PgChunkStore.SCHEMA + ".chunks WHERE " + rows + " AND table_name = ANY (?) ORDER BY embedding <=> ? LIMIT ?"));
+      // One index scan per vector, all in one round trip; the vectors are bound as one text array, cast once.
+      each.put(kind, connection.prepareStatement("SELECT q.i, c.table_name, c.subject, c.sim FROM unnest(?::text[]::vector[]) WITH ORDINALITY"
+          + " AS q(v, i) CROSS JOIN LATERAL (SELECT table_name, subject, 1 - (embedding <=> q.v) AS sim FROM " + PgChunkStore.SCHEMA
+          + ".chunks WHERE " + rows + " ORDER BY embedding <=> q.v LIMIT ?) c"));
     }
   }
 
@@ -92,6 +101,42 @@ public final class PgDenseSearch implements DenseSearch, AutoCloseable {
   @Override
   public List<Hit> nearest(ChunkKind kind, float[] vector, int limit) {
     return search(kind, vector, limit, Optional.empty(), new String[0]);
+  }
+
+  @Override
+  public synchronized List<List<Hit>> nearestEach(ChunkKind kind, List<float[]> vectors, int limit) {
+    if (vectors.isEmpty()) {
+      return List.of();
+    }
+    try {
+      open();
+      PreparedStatement query = each.get(kind);
+      if (query == null) {
+        throw new IllegalArgumentException("dense search covers " + PgChunkStore.SEARCHED_KINDS + ", not " + kind);
+      }
+      query.setArray(1, connection.createArrayOf("text", vectors.stream().map(v -> new PGvector(v).toString()).toArray(String[]::new)));
+      query.setInt(2, limit);
+      List<List<Hit>> out = new ArrayList<>(vectors.size());
+      vectors.forEach(v -> out.add(new ArrayList<>(limit)));
+      // A few nearest need a short HNSW candidate list, not the one that fills 200 column hits: set for this statement only.
+      connection.setAutoCommit(false);
+      try (Statement s = connection.createStatement()) {
+        s.execute("SET LOCAL hnsw.ef_search = " + Math.min(efSearch, Math.max(EACH_EF_SEARCH, limit)));
+        try (ResultSet rs = query.executeQuery()) {
+          while (rs.next()) {
+            out.get(rs.getInt(1) - 1).add(new Hit(rs.getString(2), Optional.ofNullable(rs.getString(3)), rs.getDouble(4)));
+          }
+        }
+        connection.commit();
+      } finally {
+        connection.setAutoCommit(true);
+      }
+      out.forEach(hits -> hits.sort((a, b) -> Double.compare(b.similarity(), a.similarity())));
+      return out.stream().map(List::copyOf).toList();
+    } catch (SQLException e) {
+      close();
+      throw new StoreException("dense search failed: " + e.getMessage(), e);
+    }
   }
 
   private synchronized List<Hit> search(ChunkKind kind, float[] vector, int limit, Optional<SchemaView> view, String[] tables) {

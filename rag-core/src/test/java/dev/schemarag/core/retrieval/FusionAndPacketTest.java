@@ -181,15 +181,23 @@ class FusionAndPacketTest {
     assertThat(s.bm25B()).isEqualTo(0.75);
     assertThat(s.relevanceGate()).isEqualTo(RelevanceGates.forModel("all-minilm-l6-v2")).isGreaterThan(0);
     assertThat(s.patternTables()).isEqualTo(RelevanceGates.patternTables("all-minilm-l6-v2")).isGreaterThan(0);
+    // Phrases cost latency: searched only when asked for, at the model's calibrated similarity with auto.
+    assertThat(s.phraseTables()).isZero();
+    assertThat(RetrievalSettings.phraseTables("auto", "all-minilm-l6-v2")).isEqualTo(RelevanceGates.phraseTables("all-minilm-l6-v2")).isGreaterThan(0);
   }
 
   @Test
-  void thePatternTablesSimilarityReadsAutoOrANumberAndAModelWithoutOneNeverAddsThem() {
+  void thePatternAndPhraseSimilaritiesReadAutoOrANumberAndAModelWithoutThemNeverAddsTables() {
     assertThat(RetrievalSettings.patternTables("auto", "no-such-model")).isZero();
     assertThat(RetrievalSettings.patternTables(" 0.7 ", "all-minilm-l6-v2")).isEqualTo(0.7);
     assertThatThrownBy(() -> RetrievalSettings.patternTables("close", "all-minilm-l6-v2"))
         .hasMessageContaining("retrieval.pattern.tables.similarity").hasMessageContaining("'close'");
-    assertThatThrownBy(() -> new RetrievalSettings(5, 0.3, 10, 4, 8, RetrievalSettings.JoinHints.BOTH, 1.5, 0.75, 0.3, 0, 1.5))
+    assertThatThrownBy(() -> new RetrievalSettings(5, 0.3, 10, 4, 8, RetrievalSettings.JoinHints.BOTH, 1.5, 0.75, 0.3, 0, 1.5, 0))
         .hasMessageContaining("retrieval.pattern.tables.similarity must be within 0..1");
+    assertThat(RetrievalSettings.phraseTables("auto", "no-such-model")).isZero();
+    assertThatThrownBy(() -> RetrievalSettings.phraseTables("near", "all-minilm-l6-v2"))
+        .hasMessageContaining("retrieval.phrase.tables.similarity").hasMessageContaining("'near'");
+    assertThatThrownBy(() -> new RetrievalSettings(5, 0.3, 10, 4, 8, RetrievalSettings.JoinHints.BOTH, 1.5, 0.75, 0.3, 0, 0.6, -0.1))
+        .hasMessageContaining("retrieval.phrase.tables.similarity must be within 0..1");
   }
 }

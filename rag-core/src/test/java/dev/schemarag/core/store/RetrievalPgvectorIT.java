@@ -202,6 +202,14 @@ class RetrievalPgvectorIT {
     }
   }
 
+  /**
+   * Settings whose selector keeps the few likeliest tables: this 13-table schema is too small for the default
+   * threshold to leave many out, and a table added by another step must be one retrieval left out.
+   */
+  private static RetrievalSettings tight(Map<String, String> overrides) {
+    return RetrievalSettings.from(dev.schemarag.core.config.SchemaragConfig.defaults().with(overrides)).withSelector(0.3);
+  }
+
   @Test
   void aDocumentedQueryPatternCloseToTheQuestionBringsTheTablesItsSqlReads() throws Exception {
     String dbId = "it-" + UUID.randomUUID();
@@ -220,10 +228,8 @@ class RetrievalPgvectorIT {
         - Use case: What is our revenue per month
         """);
     List<Chunk> chunks = indexed(model0, Map.of("sales.orders", orders));
-    // A selector threshold that keeps the few likeliest tables: this 13-table schema is too small for the default to leave many out.
-    RetrievalSettings tight = RetrievalSettings.DEFAULT.withSelector(0.3);
-    RetrievalSettings never = RetrievalSettings.from(dev.schemarag.core.config.SchemaragConfig.defaults()
-        .with(Map.of("retrieval.pattern.tables.similarity", "0"))).withSelector(0.3);
+    RetrievalSettings tight = tight(Map.of());
+    RetrievalSettings never = tight(Map.of("retrieval.pattern.tables.similarity", "0"));
     try (PgDenseSearch dense = new PgDenseSearch(db, dbId)) {
       SchemaRetriever retriever = new SchemaRetriever(new SchemaIndex(model0, chunks, tight), dense, model, tight);
       String question = "monthly revenue for 2024";
@@ -235,6 +241,46 @@ class RetrievalPgvectorIT {
       assertThat(withPatterns.tables()).filteredOn(t -> t.name().equals("sales.invoices")).singleElement()
           .satisfies(t -> assertThat(t.source()).isEqualTo("pattern"));
       assertThat(without.tables()).noneSatisfy(t -> assertThat(t.source()).isEqualTo("pattern"));
+    }
+  }
+
+  @Test
+  void aPhraseOfTheQuestionBringsItsNearestTableWhenAskedFor() throws Exception {
+    String dbId = "it-" + UUID.randomUUID();
+    SchemaModel model0 = erp(dbId, "Gross monthly salary");
+    List<Chunk> chunks = indexed(model0);
+    RetrievalSettings off = tight(Map.of());
+    RetrievalSettings on = tight(Map.of("retrieval.phrase.tables.similarity", "auto"));
+    try (PgDenseSearch dense = new PgDenseSearch(db, dbId)) {
+      SchemaRetriever retriever = new SchemaRetriever(new SchemaIndex(model0, chunks, off), dense, model, off);
+      // The whole question's vector leans to pay and units; its phrase "sick leave" alone finds the leave requests.
+      String question = "Sick leave per organisational unit with the total paid in salaries";
+      SchemaContextPacket without = retriever.retrieve(question, off);
+      SchemaContextPacket with = retriever.retrieve(question, on);
+      assertThat(without.metrics()).containsEntry("phrase_added", 0L);
+      assertThat(without.tableNames()).doesNotContain("hr.leave_requests");
+      assertThat(with.metrics()).containsEntry("phrase_added", 1L);
+      assertThat(with.tables()).filteredOn(t -> t.source().equals("phrase")).extracting(PacketTable::name).containsExactly("hr.leave_requests");
+      assertThat(with.tableNames()).containsAll(without.tableNames());
+      assertThat(with.timingsMs()).containsKey("phrases");
+    }
+  }
+
+  @Test
+  void severalVectorsInOneStatementFindWhatEachFindsAlone() throws Exception {
+    String dbId = "it-" + UUID.randomUUID();
+    indexed(erp(dbId, "Gross monthly salary"));
+    try (PgDenseSearch dense = new PgDenseSearch(db, dbId)) {
+      List<float[]> vectors = model.embedQuestions(List.of("vacation days", "stock in warehouses", "invoices paid late"));
+      List<List<dev.schemarag.core.retrieval.DenseSearch.Hit>> each = dense.nearestEach(ChunkKind.OVERVIEW, vectors, 3);
+      assertThat(each).hasSize(3);
+      for (int i = 0; i < vectors.size(); i++) {
+        assertThat(each.get(i)).extracting(dev.schemarag.core.retrieval.DenseSearch.Hit::table)
+            .containsExactlyElementsOf(dense.nearest(ChunkKind.OVERVIEW, vectors.get(i), 3).stream()
+                .map(dev.schemarag.core.retrieval.DenseSearch.Hit::table).toList());
+      }
+      assertThat(each.get(0).get(0).table()).isEqualTo("hr.leave_requests");
+      assertThat(dense.nearestEach(ChunkKind.OVERVIEW, List.of(), 3)).isEmpty();
     }
   }
 
