@@ -39,7 +39,7 @@ public final class SchemaRetriever {
   static final int NAMED_HOPS = 2;
   /** Leading packet tables whose rows a "who" question needs named. */
   static final int LEADING = 3;
-  /** Tables each phrase of the question is compared with: its nearest overview chunks. */
+  /** Overview chunks fetched per phrase of the question (as measured); the nearest is the phrase's table. */
   static final int PHRASE_TABLES = 3;
   /** Bridge tables added at most to make a packet joinable. */
   static final int MAX_BRIDGES = 4;
@@ -254,7 +254,8 @@ public final class SchemaRetriever {
   /**
    * The packet of a larger schema: the tables the selector judges needed (or the ranking cut by score
    * gaps, with FK expansion), then what the question names, the tables a documented query pattern close to
-   * it reads, the tables its roles and name lookups point at, and the bridges that make it joinable.
+   * it reads, its phrases' tables (when asked for), the tables its roles and name lookups point at, and the
+   * bridges that make it joinable.
    */
   private Completion complete(String question, List<TableEvidence> ranked, Map<String, Double> moduleScores,
                                List<DenseSearch.Hit> patternHits, List<DenseSearch.Hit> phraseHits, double questionRelevance,
@@ -329,8 +330,8 @@ public final class SchemaRetriever {
     }
     Map<String, Double> relevance = new HashMap<>();
     ranked.forEach(e -> relevance.put(e.table, e.fused / best));
-    // A phrase of the question that finds a table of its own ("cash came in" the customer payments) where the whole
-    // question's vector found none brings it, when it belongs with the packet as a named table does.
+    // A phrase of the question that finds a table of its own ("customers pay" the customer payments) where the whole
+    // question's vector did not bring it brings it, when it belongs with the packet as a named table does.
     for (DenseSearch.Hit h : phraseHits) {
       String t = h.table();
       TableEvidence e = byName.getOrDefault(t, new TableEvidence(t));
