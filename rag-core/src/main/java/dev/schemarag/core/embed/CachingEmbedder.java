@@ -43,11 +43,6 @@ public final class CachingEmbedder implements Embedder {
   }
 
   @Override
-  public List<float[]> embedQuestions(List<String> texts) {
-    return delegate.embedQuestions(texts);
-  }
-
-  @Override
   public List<float[]> embedAll(List<String> texts) {
     return embedBatch(texts).vectors();
   }

@@ -16,9 +16,4 @@ public interface Embedder {
   default float[] embed(String text) {
     return embedAll(List.of(text)).get(0);
   }
-
-  /** Several questions (or parts of one), each embedded as {@link #embed} embeds one. */
-  default List<float[]> embedQuestions(List<String> texts) {
-    return texts.stream().map(this::embed).toList();
-  }
 }

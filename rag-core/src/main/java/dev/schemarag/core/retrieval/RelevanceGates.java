@@ -32,8 +32,7 @@ public final class RelevanceGates {
 
   /** The model's calibrated gate, or 0 (no gate) when it has none. */
   public static double forModel(String embeddingModel) {
-    String v = GATES.getProperty(embeddingModel.trim());
-    return v == null ? 0 : Double.parseDouble(v.trim());
+    return value(embeddingModel.trim());
   }
 
   /** The model's similarity from which a query pattern's tables join the packet, or 0 (never) when it has none. */

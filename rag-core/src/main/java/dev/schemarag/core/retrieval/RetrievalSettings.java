@@ -106,15 +106,7 @@ public record RetrievalSettings(int topK, double threshold, int smallSchemaTable
 
   /** {@code auto}: the embedding model's calibrated gate; otherwise the number given. */
   static double relevanceGate(String value, String embeddingModel) {
-    String v = value.trim();
-    if (v.equalsIgnoreCase("auto")) {
-      return RelevanceGates.forModel(embeddingModel);
-    }
-    try {
-      return Double.parseDouble(v);
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("retrieval.relevance.gate must be auto or a number within 0..1, not '" + value + "'");
-    }
+    return calibrated(value, "retrieval.relevance.gate", () -> RelevanceGates.forModel(embeddingModel));
   }
 
   /** {@code auto}: the embedding model's calibrated similarity (0 without one); otherwise the number given. */
@@ -127,6 +119,7 @@ public record RetrievalSettings(int topK, double threshold, int smallSchemaTable
     return calibrated(value, "retrieval.phrase.tables.similarity", () -> RelevanceGates.phraseTables(embeddingModel));
   }
 
+  /** {@code auto}: what the embedding model's calibration says; otherwise the number given, or an error naming the key. */
   private static double calibrated(String value, String key, java.util.function.DoubleSupplier auto) {
     String v = value.trim();
     if (v.equalsIgnoreCase("auto")) {

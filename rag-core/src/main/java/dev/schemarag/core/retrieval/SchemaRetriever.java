@@ -302,9 +302,8 @@ public final class SchemaRetriever {
     chosen.forEach(e -> chosenModules.add(e.module));
     List<TableEvidence> named = new ArrayList<>();
     for (String t : namedByQuestion) {
-      TableEvidence e = byName.get(t);
-      if (!inPacket.contains(t) && (chosenModules.contains(e.module) || JoinConnector.withinHops(model, t, inPacket, NAMED_HOPS))) {
-        named.add(e);
+      if (!inPacket.contains(t) && belongsWith(t, chosenModules, inPacket)) {
+        named.add(byName.get(t));
       }
     }
     named.sort(Comparator.comparingDouble(TableEvidence::fused).reversed());
@@ -318,28 +317,30 @@ public final class SchemaRetriever {
     }
     List<TableEvidence> members = new ArrayList<>(chosen);
     members.addAll(namedKept);
+    Map<String, Double> relevance = new HashMap<>();
+    ranked.forEach(e -> relevance.put(e.table, e.fused / best));
+    // The steps below add a table once, with the relevance the ranking gave it (0 when it did not rank it).
+    java.util.function.BiPredicate<String, String> admit = (t, source) -> {
+      if (!inPacket.add(t)) {
+        return false;
+      }
+      tables.add(packetTable(t, relevance.getOrDefault(t, 0.0), source, byName.get(t)));
+      members.add(byName.getOrDefault(t, new TableEvidence(t)));
+      return true;
+    };
     // A documented query pattern close to the question is the schema owner's own answer to it: the tables its
     // SQL reads join ("monthly revenue" is the pattern of orders, whose words say "total amount").
     for (String t : patternTables(patternHits, s)) {
-      if (inPacket.add(t)) {
-        TableEvidence e = byName.getOrDefault(t, new TableEvidence(t));
-        tables.add(packetTable(t, e.fused / best, "pattern", byName.get(t)));
-        members.add(e);
+      if (admit.test(t, "pattern")) {
         patternAdded++;
       }
     }
-    Map<String, Double> relevance = new HashMap<>();
-    ranked.forEach(e -> relevance.put(e.table, e.fused / best));
     // A phrase of the question that finds a table of its own ("customers pay" the customer payments) where the whole
     // question's vector did not bring it brings it, when it belongs with the packet as a named table does.
     for (DenseSearch.Hit h : phraseHits) {
       String t = h.table();
-      TableEvidence e = byName.getOrDefault(t, new TableEvidence(t));
       if (h.similarity() >= s.phraseTables() && !inPacket.contains(t) && model.table(t).isPresent()
-          && (chosenModules.contains(ScoreFusion.module(index.moduleOf, t)) || JoinConnector.withinHops(model, t, inPacket, NAMED_HOPS))) {
-        inPacket.add(t);
-        tables.add(packetTable(t, e.fused / best, "phrase", byName.get(t)));
-        members.add(e);
+          && belongsWith(t, chosenModules, inPacket) && admit.test(t, "phrase")) {
         phraseAdded++;
       }
     }
@@ -351,10 +352,7 @@ public final class SchemaRetriever {
     namedKept.forEach(e -> subjects.add(e.table));
     lookups.addAll(index.named.nameLookups(question, subjects, inPacket, relevance));
     for (String t : lookups) {
-      if (inPacket.add(t)) {
-        TableEvidence e = byName.getOrDefault(t, new TableEvidence(t));
-        tables.add(packetTable(t, relevance.getOrDefault(t, 0.0), "named", byName.get(t)));
-        members.add(e);
+      if (admit.test(t, "named")) {
         namedAdded++;
       }
     }
@@ -373,6 +371,11 @@ public final class SchemaRetriever {
       }
     }
     return new Completion(tables, namedAdded, patternAdded, phraseAdded, fkAdded, fk.blocked(), bridgesAdded, judged, order);
+  }
+
+  /** Whether a table the question points at belongs with the packet: a module of its chosen tables, or a few FK hops away. */
+  private boolean belongsWith(String table, Set<String> chosenModules, Set<String> inPacket) {
+    return chosenModules.contains(ScoreFusion.module(index.moduleOf, table)) || JoinConnector.withinHops(index.model, table, inPacket, NAMED_HOPS);
   }
 
   /** The tables read by the query patterns at least {@code s.patternTables()} similar to the question, most similar first. */
@@ -399,7 +402,7 @@ public final class SchemaRetriever {
     if (phrases.isEmpty()) {
       return List.of();
     }
-    List<List<DenseSearch.Hit>> nearest = dense.nearestEach(ChunkKind.OVERVIEW, embedder.embedQuestions(phrases), PHRASE_TABLES);
+    List<List<DenseSearch.Hit>> nearest = dense.nearestEach(ChunkKind.OVERVIEW, phrases.stream().map(embedder::embed).toList(), PHRASE_TABLES);
     List<DenseSearch.Hit> out = new ArrayList<>();
     for (int i = 0; i < phrases.size(); i++) {
       String phrase = phrases.get(i);

@@ -110,10 +110,7 @@ public final class PgDenseSearch implements DenseSearch, AutoCloseable {
     }
     try {
       open();
-      PreparedStatement query = each.get(kind);
-      if (query == null) {
-        throw new IllegalArgumentException("dense search covers " + PgChunkStore.SEARCHED_KINDS + ", not " + kind);
-      }
+      PreparedStatement query = statement(each, kind);
       query.setArray(1, connection.createArrayOf("text", vectors.stream().map(v -> new PGvector(v).toString()).toArray(String[]::new)));
       query.setInt(2, limit);
       List<List<Hit>> out = new ArrayList<>(vectors.size());
@@ -139,13 +136,19 @@ public final class PgDenseSearch implements DenseSearch, AutoCloseable {
     }
   }
 
+  /** The prepared statement of a searched kind; any other kind is an error that names the searched ones. */
+  private static PreparedStatement statement(java.util.Map<ChunkKind, PreparedStatement> statements, ChunkKind kind) {
+    PreparedStatement query = statements.get(kind);
+    if (query == null) {
+      throw new IllegalArgumentException("dense search covers " + PgChunkStore.SEARCHED_KINDS + ", not " + kind);
+    }
+    return query;
+  }
+
   private synchronized List<Hit> search(ChunkKind kind, float[] vector, int limit, Optional<SchemaView> view, String[] tables) {
     try {
       open();
-      PreparedStatement query = (view.isPresent() ? within : queries).get(kind);
-      if (query == null) {
-        throw new IllegalArgumentException("dense search covers " + PgChunkStore.SEARCHED_KINDS + ", not " + kind);
-      }
+      PreparedStatement query = statement(view.isPresent() ? within : queries, kind);
       PGvector v = new PGvector(vector);
       int p = 1;
       query.setObject(p++, v);

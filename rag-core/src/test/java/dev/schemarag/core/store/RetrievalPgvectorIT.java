@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -271,7 +272,7 @@ class RetrievalPgvectorIT {
     String dbId = "it-" + UUID.randomUUID();
     indexed(erp(dbId, "Gross monthly salary"));
     try (PgDenseSearch dense = new PgDenseSearch(db, dbId)) {
-      List<float[]> vectors = model.embedQuestions(List.of("vacation days", "stock in warehouses", "invoices paid late"));
+      List<float[]> vectors = Stream.of("vacation days", "stock in warehouses", "invoices paid late").map(model::embed).toList();
       List<List<dev.schemarag.core.retrieval.DenseSearch.Hit>> each = dense.nearestEach(ChunkKind.OVERVIEW, vectors, 3);
       assertThat(each).hasSize(3);
       for (int i = 0; i < vectors.size(); i++) {
