@@ -6,8 +6,14 @@ import dev.schemarag.core.eval.BenchQuestion;
 import dev.schemarag.core.retrieval.LogisticFit;
 import dev.schemarag.core.retrieval.RetrievalSettings;
 import dev.schemarag.core.retrieval.SchemaRetriever;
+import dev.schemarag.core.retrieval.SelectorModel;
+import dev.schemarag.core.retrieval.SelectorTrees;
 import dev.schemarag.core.retrieval.SelectorWeights;
 import dev.schemarag.core.retrieval.TableSelector;
+import dev.schemarag.core.schema.ForeignKey;
+import dev.schemarag.core.schema.SchemaJsonLoader;
+import dev.schemarag.core.schema.SchemaModel;
+import dev.schemarag.core.schema.Table;
 import dev.schemarag.core.store.PgDenseSearch;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,11 +33,12 @@ import picocli.CommandLine.ParentCommand;
  * {@code ./schemarag fit-selector}: fits the {@link TableSelector}'s weights for the configured
  * embedding model. Every training question is retrieved with the relevance gate open; each of the
  * ranking's leading tables becomes a row of selector features, labelled by whether the question's
- * gold SQL uses it; a regularised logistic regression is fitted on the rows. The lines go to stdout,
+ * gold SQL uses it; gradient-boosted trees (XGBoost) or a regularised logistic regression are fitted
+ * on the rows. The lines go to stdout,
  * or replace the model's lines in {@code --out} (the bundled {@code table-selector.properties}).
  * The training set is Spider's train split, whose databases no dev question asks about.
  */
-@Command(name = "fit-selector", description = "Fit the packet selector's weights for the configured embedding model on questions with gold tables.")
+@Command(name = "fit-selector", description = "Fit the packet selector's model for the configured embedding model on questions with gold tables.")
 final class FitSelectorCommand implements Callable<Integer> {
 
   @ParentCommand Main main;
@@ -43,22 +50,53 @@ final class FitSelectorCommand implements Callable<Integer> {
       description = "training questions JSONL with gold_tables (default ${DEFAULT-VALUE})")
   Path questionsFile;
 
-  @Option(names = "--threshold", defaultValue = "0.015", description = "the probability a table needs to enter the packet, written with the weights (default ${DEFAULT-VALUE})")
+  @Option(names = "--threshold", defaultValue = "0.01", description = "the probability a table needs to enter the packet, written with the weights (default ${DEFAULT-VALUE})")
   double threshold;
 
-  @Option(names = "--l2", defaultValue = "0.2", description = "L2 penalty on the standardised coefficients (default ${DEFAULT-VALUE})")
+  @Option(names = "--learner", defaultValue = "trees", description = "trees (gradient-boosted, XGBoost) or logistic (default ${DEFAULT-VALUE})")
+  String learner;
+
+  @Option(names = "--l2", defaultValue = "0.2", description = "logistic: L2 penalty on the standardised coefficients (default ${DEFAULT-VALUE})")
   double l2;
+
+  @Option(names = "--rounds", defaultValue = "800", description = "trees: boosting rounds, one tree each (default ${DEFAULT-VALUE})")
+  int rounds;
+
+  @Option(names = "--depth", defaultValue = "4", description = "trees: the deepest split (default ${DEFAULT-VALUE})")
+  int depth;
+
+  @Option(names = "--eta", defaultValue = "0.05", description = "trees: learning rate (default ${DEFAULT-VALUE})")
+  double eta;
+
+  @Option(names = "--min-child-weight", defaultValue = "20", description = "trees: the least hessian a leaf may hold (default ${DEFAULT-VALUE})")
+  double minChildWeight;
 
   @Option(names = "--limit", description = "fit on the first N questions only")
   Integer limit;
 
+  @Option(names = "--distractors", defaultValue = "9000",
+      description = "also retrieve every question with this many generated enterprise tables beside the schema, and fit on both passes' rows (0 = the schema alone; default ${DEFAULT-VALUE})")
+  int distractors;
+
+  @Option(names = "--distractor-seed", defaultValue = "101", description = "seed of the generated tables (default ${DEFAULT-VALUE})")
+  long distractorSeed;
+
   @Option(names = "--out", description = "properties file whose lines for this model are replaced (e.g. rag-core/src/main/resources/dev/schemarag/core/retrieval/table-selector.properties)")
   Path out;
+
+  @Option(names = "--rows", description = "also write every row (question number, label, features) as CSV to this file")
+  Path rowsFile;
 
   @Override
   public Integer call() throws Exception {
     InputFiles.existing("schema file", schemaFile);
     InputFiles.existing("questions file", questionsFile);
+    if (!learner.equals("trees") && !learner.equals("logistic")) {
+      throw new IllegalArgumentException("--learner must be trees or logistic, not " + learner);
+    }
+    if (rounds < 1 || depth < 1 || eta <= 0 || minChildWeight < 0) {
+      throw new IllegalArgumentException("--rounds and --depth must be at least 1, --eta above 0 and --min-child-weight at least 0");
+    }
     if (threshold <= 0 || threshold >= 1) {
       throw new IllegalArgumentException("--threshold must be within 0..1 (exclusive), not " + threshold);
     }
@@ -75,38 +113,54 @@ final class FitSelectorCommand implements Callable<Integer> {
     RetrievalSettings settings = RetrievalSettings.from(config).withRelevanceGate(0).withSelector(RetrievalSettings.SELECTOR_EVIDENCE);
     List<double[]> rows = new ArrayList<>();
     List<Boolean> labels = new ArrayList<>();
-    int used = 0;
-    try (IndexedSchema s = IndexedSchema.bench(config, settings, schemaFile, null, false);
-         PgDenseSearch dense = new PgDenseSearch(s.db(), s.index().model().databaseId(), config.getInt(ConfigKeys.RETRIEVAL_EF_SEARCH))) {
-      SchemaRetriever retriever = new SchemaRetriever(s.index(), dense, s.model(), settings);
-      try (ProgressBar pb = new ProgressBarBuilder().setTaskName("questions").setInitialMax(questions.size())
-          .setStyle(ProgressBarStyle.ASCII).build()) {
-        for (BenchQuestion q : questions) {
-          pb.step();
-          if (q.goldTables().isEmpty()) {
-            continue;
-          }
-          Set<String> gold = Set.copyOf(q.goldTables());
-          List<TableSelector.Candidate> judged = retriever.retrieveWithEvidence(q.question(), settings).judged();
-          for (TableSelector.Candidate c : judged) {
-            rows.add(c.features());
-            labels.add(gold.contains(c.table()));
-          }
-          used += judged.isEmpty() ? 0 : 1;
-        }
-      }
+    List<Integer> rowQuestion = new ArrayList<>();
+    SchemaModel schema = SchemaJsonLoader.load(schemaFile);
+    int used = collect(config, settings, schema, questions, "questions", rows, labels, rowQuestion);
+    if (distractors > 0) {
+      // Hard negatives: the same questions among thousands of look-alike tables, where a large schema's ranking is flatter.
+      Set<String> modules = new java.util.HashSet<>();
+      schema.tables().forEach(t -> modules.add(t.module().orElse(t.name().substring(0, Math.max(0, t.name().indexOf('.'))))));
+      SchemaModel generated = EnterpriseSchemaGenerator.generate(schema.databaseId(), distractorSeed, distractors, modules);
+      List<Table> tables = new ArrayList<>(schema.tables());
+      tables.addAll(generated.tables());
+      List<ForeignKey> fks = new ArrayList<>(schema.foreignKeys());
+      fks.addAll(generated.foreignKeys());
+      SchemaModel large = new SchemaModel(schema.databaseId(), tables, fks);
+      collect(config, settings, large, questions, "questions among " + large.size() + " tables", rows, labels, rowQuestion);
     }
     if (rows.isEmpty()) {
       throw new IllegalArgumentException("no question of " + questionsFile + " gave candidate tables to fit on");
     }
-    LogisticFit.Fit fit = LogisticFit.fit(rows, labels, l2);
-    SelectorWeights weights = new SelectorWeights(modelName, fit.mean(), fit.scale(), fit.coef(), threshold);
-    long positives = labels.stream().filter(b -> b).count();
-    System.out.printf(Locale.ROOT, "%nfitted on %d questions, %d candidate tables (%d needed) in %d Newton steps; log loss %.4f%n", used,
-        rows.size(), positives, fit.iterations(), logLoss(weights, rows, labels));
-    for (int i = 0; i < TableSelector.FEATURES.size(); i++) {
-      System.out.printf(Locale.ROOT, "  %-22s %+.3f%n", TableSelector.FEATURES.get(i), fit.coef()[i]);
+    if (rowsFile != null) {
+      try (var w = Files.newBufferedWriter(rowsFile)) {
+        w.write("question,label," + String.join(",", TableSelector.FEATURES) + "\n");
+        for (int i = 0; i < rows.size(); i++) {
+          StringBuilder line = new StringBuilder().append(rowQuestion.get(i)).append(',').append(labels.get(i) ? 1 : 0);
+          for (double v : rows.get(i)) {
+            line.append(',').append(v);
+          }
+          w.write(line.append('\n').toString());
+        }
+      }
     }
+    SelectorModel weights;
+    String how;
+    if (learner.equals("trees")) {
+      SelectorTrees trees = BoostedTreesFit.fit(modelName, rows, labels,
+          new BoostedTreesFit.Params(rounds, depth, eta, minChildWeight, 0.8), threshold);
+      weights = trees;
+      how = String.format(Locale.ROOT, "%d trees of depth %d at most", trees.trees(), depth);
+    } else {
+      LogisticFit.Fit fit = LogisticFit.fit(rows, labels, l2);
+      weights = new SelectorWeights(modelName, fit.mean(), fit.scale(), fit.coef(), threshold);
+      how = fit.iterations() + " Newton steps";
+      for (int i = 0; i < TableSelector.FEATURES.size(); i++) {
+        System.out.printf(Locale.ROOT, "  %-22s %+.3f%n", TableSelector.FEATURES.get(i), fit.coef()[i]);
+      }
+    }
+    long positives = labels.stream().filter(b -> b).count();
+    System.out.printf(Locale.ROOT, "%nfitted on %d questions, %d candidate tables (%d needed): %s; log loss %.4f%n", used,
+        rows.size(), positives, how, logLoss(weights, rows, labels));
     String lines = weights.asProperties();
     if (out == null) {
       System.out.println();
@@ -127,7 +181,36 @@ final class FitSelectorCommand implements Callable<Integer> {
     return 0;
   }
 
-  private static double logLoss(SelectorWeights w, List<double[]> rows, List<Boolean> labels) {
+  /** Retrieves every question over this schema and adds each judged table's row; returns how many questions gave rows. */
+  private static int collect(SchemaragConfig config, RetrievalSettings settings, SchemaModel schema, List<BenchQuestion> questions, String task,
+      List<double[]> rows, List<Boolean> labels, List<Integer> rowQuestion) throws Exception {
+    int used = 0;
+    int offset = rowQuestion.isEmpty() ? 0 : rowQuestion.get(rowQuestion.size() - 1) + 1;
+    try (IndexedSchema s = IndexedSchema.bench(config, settings, schema, null, false);
+         PgDenseSearch dense = new PgDenseSearch(s.db(), s.index().model().databaseId(), config.getInt(ConfigKeys.RETRIEVAL_EF_SEARCH))) {
+      SchemaRetriever retriever = new SchemaRetriever(s.index(), dense, s.model(), settings);
+      try (ProgressBar pb = new ProgressBarBuilder().setTaskName(task).setInitialMax(questions.size())
+          .setStyle(ProgressBarStyle.ASCII).build()) {
+        for (BenchQuestion q : questions) {
+          pb.step();
+          if (q.goldTables().isEmpty()) {
+            continue;
+          }
+          Set<String> gold = Set.copyOf(q.goldTables());
+          List<TableSelector.Candidate> judged = retriever.retrieveWithEvidence(q.question(), settings).judged();
+          for (TableSelector.Candidate c : judged) {
+            rows.add(c.features());
+            labels.add(gold.contains(c.table()));
+            rowQuestion.add(offset + used);
+          }
+          used += judged.isEmpty() ? 0 : 1;
+        }
+      }
+    }
+    return used;
+  }
+
+  private static double logLoss(SelectorModel w, List<double[]> rows, List<Boolean> labels) {
     double sum = 0;
     for (int i = 0; i < rows.size(); i++) {
       double p = Math.min(1 - 1e-12, Math.max(1e-12, w.probability(rows.get(i))));

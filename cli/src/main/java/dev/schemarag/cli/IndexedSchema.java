@@ -70,7 +70,12 @@ record IndexedSchema(SchemaIndex index, ConnectionSource db, Langchain4jEmbedder
   /** The benchmark schema (and docs) chunked and indexed from scratch into pgvector, so the throughput figure is real. */
   static IndexedSchema bench(SchemaragConfig config, RetrievalSettings settings, Path schemaFile, Path docsDir, boolean noCache)
       throws Exception {
-    SchemaModel model = SchemaJsonLoader.load(schemaFile);
+    return bench(config, settings, SchemaJsonLoader.load(schemaFile), docsDir, noCache);
+  }
+
+  /** This schema model (and docs) chunked and indexed from scratch into pgvector. */
+  static IndexedSchema bench(SchemaragConfig config, RetrievalSettings settings, SchemaModel model, Path docsDir, boolean noCache)
+      throws Exception {
     Map<String, dev.schemarag.core.docs.TableDoc> docs = Map.of();
     if (docsDir != null) {
       MarkdownDocParser.Result parsed = MarkdownDocParser.parseFolder(docsDir);

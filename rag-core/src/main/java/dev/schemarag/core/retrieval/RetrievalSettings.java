@@ -74,7 +74,7 @@ public record RetrievalSettings(int topK, double threshold, int smallSchemaTable
   /** {@code auto}, {@code learned}, {@code evidence} or a threshold; asked for by name or threshold, the learned selector needs the model's weights. */
   static double selector(String value, String embeddingModel) {
     double selector = selector(value);
-    if (selector != SELECTOR_EVIDENCE && selector != SELECTOR_AUTO && SelectorWeights.forModel(embeddingModel).isEmpty()) {
+    if (selector != SELECTOR_EVIDENCE && selector != SELECTOR_AUTO && SelectorModel.forModel(embeddingModel).isEmpty()) {
       throw new IllegalArgumentException("retrieval.selector=" + value.trim() + " needs the learned selector's weights, and the embedding model "
           + embeddingModel.trim() + " has none: fit them with ./schemarag fit-selector, or set retrieval.selector=evidence");
     }

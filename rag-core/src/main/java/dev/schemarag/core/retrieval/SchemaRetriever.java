@@ -56,7 +56,7 @@ public final class SchemaRetriever {
     this.settings = settings;
   }
 
-  /** How these settings choose a packet's tables, for reports: "learned, threshold 0.015" or "evidence". */
+  /** How these settings choose a packet's tables, for reports: "learned, threshold 0.010" or "evidence". */
   public String packetSelection(RetrievalSettings s) {
     return selector(s).map(t -> String.format(java.util.Locale.ROOT, "learned, threshold %.3f", t.threshold())).orElse("evidence");
   }
@@ -67,7 +67,7 @@ public final class SchemaRetriever {
       return Optional.empty();
     }
     // Read only when asked for: fitting new weights must work while the bundled ones are stale.
-    return SelectorWeights.forModel(embedder.modelId()).map(w -> new TableSelector(w, s.selector() > 0 ? s.selector() : w.threshold()));
+    return SelectorModel.forModel(embedder.modelId()).map(w -> new TableSelector(w, s.selector() > 0 ? s.selector() : w.threshold()));
   }
 
   public RetrievalSettings settings() {

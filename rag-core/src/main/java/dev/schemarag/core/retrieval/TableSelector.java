@@ -10,7 +10,7 @@ import java.util.function.Function;
 
 /**
  * Which of the ranking's leading tables the packet needs, by a calibrated probability per table
- * instead of a fixed fill: a logistic model over the evidence of each table and where it stands
+ * instead of a fixed fill: a fitted model (boosted trees or logistic) over the evidence of each table and where it stands
  * (score gaps to the best and to the next, rank overall and within its unit, FK adjacency to the
  * tables above it, whether the question names it). A question with one clear table gets one or two;
  * a flat ranking keeps as many as clear the threshold. The tables come back most probable first, so
@@ -21,7 +21,7 @@ import java.util.function.Function;
  * joins) stay apart, so "the same unit as the best table" means "can be joined with it".
  *
  * <p>The weights are fitted by {@code ./schemarag fit-selector} on questions with gold tables (see
- * {@link SelectorWeights}); the features are scale-free or bounded so that they carry across schemas.
+ * {@link SelectorModel}); the features are scale-free or bounded so that they carry across schemas.
  */
 public final class TableSelector {
 
@@ -66,10 +66,10 @@ public final class TableSelector {
   public record Context(Function<String, Set<String>> neighbours, Map<String, String> unitOf, Map<String, Double> moduleLexical,
                         Set<String> named, double relevance) {}
 
-  private final SelectorWeights weights;
+  private final SelectorModel weights;
   private final double threshold;
 
-  public TableSelector(SelectorWeights weights, double threshold) {
+  public TableSelector(SelectorModel weights, double threshold) {
     if (threshold <= 0 || threshold >= 1) {
       throw new IllegalArgumentException("the selector threshold must be within (0, 1), not " + threshold);
     }

@@ -126,27 +126,85 @@ class TableSelectorTest {
     SelectorWeights w = onFeature("gap_to_best", 0.25, -3, 0.02);
     Properties p = new Properties();
     p.load(new java.io.StringReader(w.asProperties()));
-    SelectorWeights back = SelectorWeights.from(p, "test-model").orElseThrow();
+    SelectorModel back = SelectorModel.from(p, "test-model").orElseThrow();
     double[] row = new double[N];
     row[TableSelector.FEATURES.indexOf("gap_to_best")] = 0.4;
     assertThat(back.probability(row)).isCloseTo(w.probability(row), org.assertj.core.data.Offset.offset(1e-5));
     assertThat(back.threshold()).isEqualTo(0.02);
-    assertThat(SelectorWeights.from(p, "other-model")).isEmpty();
+    assertThat(back).isInstanceOf(SelectorWeights.class);
+    assertThat(SelectorModel.from(p, "other-model")).isEmpty();
+  }
+
+  /** Two stumps: gap_to_best below 0.2 adds 2, else subtracts 1; named adds 1.5 (a NaN counts as named). */
+  private static SelectorTrees twoStumps() {
+    int gap = TableSelector.FEATURES.indexOf("gap_to_best");
+    int named = TableSelector.FEATURES.indexOf("named");
+    return new SelectorTrees("test-model", -0.5, List.of(
+        List.of(new SelectorTrees.Node(gap, 0.2f, 1, 2, 1), SelectorTrees.Node.leaf(2f), SelectorTrees.Node.leaf(-1f)),
+        List.of(new SelectorTrees.Node(named, 0.5f, 1, 2, 2), SelectorTrees.Node.leaf(0f), SelectorTrees.Node.leaf(1.5f))), 0.03);
+  }
+
+  @Test
+  void treesAddOneLeafPerTreeToTheBaseMargin() {
+    SelectorTrees trees = twoStumps();
+    double[] row = new double[N];
+    row[TableSelector.FEATURES.indexOf("gap_to_best")] = 0.1;
+    assertThat(trees.margin(row)).isEqualTo(-0.5 + 2 + 0);
+    row[TableSelector.FEATURES.indexOf("named")] = 1;
+    assertThat(trees.margin(row)).isEqualTo(-0.5 + 2 + 1.5);
+    row[TableSelector.FEATURES.indexOf("gap_to_best")] = 0.2;
+    assertThat(trees.margin(row)).as("a value at the threshold goes to 'no', as in XGBoost").isEqualTo(-0.5 - 1 + 1.5);
+    row[TableSelector.FEATURES.indexOf("named")] = Double.NaN;
+    assertThat(trees.margin(row)).as("NaN follows 'missing'").isEqualTo(-0.5 - 1 + 1.5);
+    assertThat(trees.probability(row)).isCloseTo(1 / (1 + Math.exp(-0.0)), org.assertj.core.data.Offset.offset(1e-12));
+  }
+
+  @Test
+  void treesRoundTripThroughTheirPropertiesLines() throws Exception {
+    SelectorTrees trees = twoStumps();
+    Properties p = new Properties();
+    p.load(new java.io.StringReader(trees.asProperties()));
+    SelectorModel back = SelectorModel.from(p, "test-model").orElseThrow();
+    assertThat(back).isInstanceOf(SelectorTrees.class);
+    assertThat(back.threshold()).isEqualTo(0.03);
+    java.util.Random random = new java.util.Random(3);
+    for (int i = 0; i < 100; i++) {
+      double[] row = new double[N];
+      row[TableSelector.FEATURES.indexOf("gap_to_best")] = random.nextDouble() * 0.4;
+      row[TableSelector.FEATURES.indexOf("named")] = random.nextInt(2);
+      assertThat(back.probability(row)).isEqualTo(trees.probability(row));
+    }
+  }
+
+  @Test
+  void aTreeLineThatIsNotANodeListIsRefusedNamingItsKey() throws Exception {
+    Properties p = new Properties();
+    p.load(new java.io.StringReader(twoStumps().asProperties().replace(".tree.1=", ".tree.1=oops ")));
+    assertThatThrownBy(() -> SelectorModel.from(p, "test-model")).hasMessageContaining("test-model.tree.1").hasMessageContaining("oops");
+    Properties q = new Properties();
+    q.load(new java.io.StringReader(twoStumps().asProperties().replace("test-model.trees=2", "test-model.trees=3")));
+    assertThatThrownBy(() -> SelectorModel.from(q, "test-model")).hasMessageContaining("no test-model.tree.2");
+  }
+
+  @Test
+  void aTreeWhoseChildIsNotBelowItIsRefused() {
+    assertThatThrownBy(() -> new SelectorTrees("m", 0, List.of(List.of(new SelectorTrees.Node(0, 1f, 0, 1, 1), SelectorTrees.Node.leaf(1f))), 0.1))
+        .hasMessageContaining("node 0 points at node 0");
   }
 
   @Test
   void weightsFittedOnOtherFeaturesAreRefusedNamingTheFix() throws Exception {
     Properties p = new Properties();
     p.load(new java.io.StringReader(onFeature("fused", 0, 1, 0.02).asProperties().replace("fused_over_best", "fused_ratio")));
-    assertThatThrownBy(() -> SelectorWeights.from(p, "test-model"))
+    assertThatThrownBy(() -> SelectorModel.from(p, "test-model"))
         .hasMessageContaining("other features").hasMessageContaining("fit-selector");
   }
 
   @Test
   void theDefaultModelHasBundledWeightsAndAnUnfittedModelHasNone() {
     String defaultModel = dev.schemarag.core.config.ConfigKeys.EMBEDDING_MODEL.defaultValue();
-    assertThat(SelectorWeights.forModel(defaultModel)).isPresent();
-    assertThat(SelectorWeights.forModel("no-such-model")).isEmpty();
+    assertThat(SelectorModel.forModel(defaultModel)).isPresent();
+    assertThat(SelectorModel.forModel("no-such-model")).isEmpty();
   }
 
   @Test

@@ -189,7 +189,7 @@ class RetrievalPgvectorIT {
           .isSortedAccordingTo((a, b) -> Double.compare(b, a));
       // The packet's ranking is the selector's order; every table it took from retrieval cleared the threshold (or led).
       assertThat(r.packet().ranking().get(0).name()).isEqualTo(judged.get(0).table());
-      double threshold = dev.schemarag.core.retrieval.SelectorWeights.forModel("all-minilm-l6-v2").orElseThrow().threshold();
+      double threshold = dev.schemarag.core.retrieval.SelectorModel.forModel("all-minilm-l6-v2").orElseThrow().threshold();
       assertThat(r.packet().tables()).filteredOn(t -> t.source().equals("retrieval")).allSatisfy(t -> assertThat(judged.stream()
           .filter(c -> c.table().equals(t.name())).findFirst().orElseThrow().probability() >= threshold
           || t.name().equals(judged.get(0).table())).isTrue());
