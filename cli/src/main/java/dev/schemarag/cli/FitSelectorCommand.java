@@ -94,6 +94,9 @@ final class FitSelectorCommand implements Callable<Integer> {
     if (!learner.equals("trees") && !learner.equals("logistic")) {
       throw new IllegalArgumentException("--learner must be trees or logistic, not " + learner);
     }
+    if (distractors < 0) {
+      throw new IllegalArgumentException("--distractors must not be negative, not " + distractors);
+    }
     if (rounds < 1 || depth < 1 || eta <= 0 || minChildWeight < 0) {
       throw new IllegalArgumentException("--rounds and --depth must be at least 1, --eta above 0 and --min-child-weight at least 0");
     }
@@ -159,8 +162,8 @@ final class FitSelectorCommand implements Callable<Integer> {
       }
     }
     long positives = labels.stream().filter(b -> b).count();
-    System.out.printf(Locale.ROOT, "%nfitted on %d questions, %d candidate tables (%d needed): %s; log loss %.4f%n", used,
-        rows.size(), positives, how, logLoss(weights, rows, labels));
+    System.out.printf(Locale.ROOT, "%nfitted on %d questions%s, %d candidate tables (%d needed): %s; log loss %.4f%n", used,
+        distractors > 0 ? " (each also among the distractors)" : "", rows.size(), positives, how, logLoss(weights, rows, labels));
     String lines = weights.asProperties();
     if (out == null) {
       System.out.println();
