@@ -278,6 +278,21 @@ final class EnterpriseSchemaGenerator {
     return new SchemaModel(databaseId, out, fks);
   }
 
+  /**
+   * {@code base}'s tables and foreign keys with {@code generated} generated tables beside them, as
+   * one model of {@code databaseId}: a large schema whose benchmark tables are among look-alikes.
+   *
+   * @param reservedModules the modules {@code base} already uses
+   */
+  static SchemaModel beside(SchemaModel base, String databaseId, long seed, int generated, Set<String> reservedModules) {
+    SchemaModel extra = generate(databaseId, seed, generated, reservedModules);
+    List<Table> tables = new ArrayList<>(base.tables());
+    tables.addAll(extra.tables());
+    List<ForeignKey> fks = new ArrayList<>(base.foreignKeys());
+    fks.addAll(extra.foreignKeys());
+    return new SchemaModel(databaseId, tables, fks);
+  }
+
   private static String[] region(int round) {
     if (round == 0) {
       return null;

@@ -10,10 +10,8 @@ import dev.schemarag.core.retrieval.SelectorModel;
 import dev.schemarag.core.retrieval.SelectorTrees;
 import dev.schemarag.core.retrieval.SelectorWeights;
 import dev.schemarag.core.retrieval.TableSelector;
-import dev.schemarag.core.schema.ForeignKey;
 import dev.schemarag.core.schema.SchemaJsonLoader;
 import dev.schemarag.core.schema.SchemaModel;
-import dev.schemarag.core.schema.Table;
 import dev.schemarag.core.store.PgDenseSearch;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -123,12 +121,7 @@ final class FitSelectorCommand implements Callable<Integer> {
       // Hard negatives: the same questions among thousands of look-alike tables, where a large schema's ranking is flatter.
       Set<String> modules = new java.util.HashSet<>();
       schema.tables().forEach(t -> modules.add(t.module().orElse(t.name().substring(0, Math.max(0, t.name().indexOf('.'))))));
-      SchemaModel generated = EnterpriseSchemaGenerator.generate(schema.databaseId(), distractorSeed, distractors, modules);
-      List<Table> tables = new ArrayList<>(schema.tables());
-      tables.addAll(generated.tables());
-      List<ForeignKey> fks = new ArrayList<>(schema.foreignKeys());
-      fks.addAll(generated.foreignKeys());
-      SchemaModel large = new SchemaModel(schema.databaseId(), tables, fks);
+      SchemaModel large = EnterpriseSchemaGenerator.beside(schema, schema.databaseId(), distractorSeed, distractors, modules);
       collect(config, settings, large, questions, "questions among " + large.size() + " tables", rows, labels, rowQuestion);
     }
     if (rows.isEmpty()) {

@@ -265,12 +265,7 @@ final class ScaleBench implements Callable<Integer> {
   private ScaleSchema schema(Benchmarks bench, int n) {
     Set<String> benchSchemas = new LinkedHashSet<>();
     bench.model().tables().forEach(t -> benchSchemas.add(SchemaDdl.placeInModule(t).schema()));
-    SchemaModel generated = EnterpriseSchemaGenerator.generate(DATABASE_ID, seed, n - bench.model().size(), benchSchemas);
-    List<Table> tables = new ArrayList<>(bench.model().tables());
-    tables.addAll(generated.tables());
-    List<ForeignKey> fks = new ArrayList<>(bench.model().foreignKeys());
-    fks.addAll(generated.foreignKeys());
-    SchemaModel full = new SchemaModel(DATABASE_ID, tables, fks);
+    SchemaModel full = EnterpriseSchemaGenerator.beside(bench.model(), DATABASE_ID, seed, n - bench.model().size(), benchSchemas);
     return new ScaleSchema(full, SchemaDdl.inModules(full), full.tables().stream().map(t -> SchemaDdl.placeInModule(t).schema()).distinct().toList(),
         benchSchemas.size());
   }
