@@ -413,7 +413,7 @@ final class EnterpriseSchemaGenerator {
   }
 
   private static Column notNull(Column c) {
-    return new Column(c.name(), c.type(), false, c.defaultValue(), c.comment(), c.primaryKey(), c.references());
+    return new Column(c.name(), c.type(), false, c.defaultValue(), c.comment(), c.primaryKey(), c.references(), c.values());
   }
 
   private static ForeignKey fk(String from, String fromColumn, String to, String toColumn) {

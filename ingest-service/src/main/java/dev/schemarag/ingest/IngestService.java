@@ -57,7 +57,14 @@ public final class IngestService implements AutoCloseable {
   /** Everything the service needs, resolved from configuration. */
   public record Settings(String databaseId, List<String> schemas, String dbUrl, String user, String password, String slot,
                          String publication, Path docsDir, Duration debounce, Map<String, String> debeziumKeys,
-                         Map<String, Object> kafka) {
+                         Map<String, Object> kafka, int columnValues) {
+
+    /** Settings that read categorical columns' values as {@code catalog.column.values} does by default. */
+    public Settings(String databaseId, List<String> schemas, String dbUrl, String user, String password, String slot,
+                    String publication, Path docsDir, Duration debounce, Map<String, String> debeziumKeys, Map<String, Object> kafka) {
+      this(databaseId, schemas, dbUrl, user, password, slot, publication, docsDir, debounce, debeziumKeys, kafka,
+          Integer.parseInt(ConfigKeys.CATALOG_COLUMN_VALUES.defaultValue()));
+    }
 
     public static Settings from(SchemaragConfig config, String dbUrl, String bootstrapServers) {
       String db = config.get(ConfigKeys.DATABASE_ID);
@@ -65,14 +72,14 @@ public final class IngestService implements AutoCloseable {
           config.get(ConfigKeys.DB_PASSWORD), config.get(ConfigKeys.INGEST_SLOT), config.get(ConfigKeys.INGEST_PUBLICATION),
           Path.of(config.get(ConfigKeys.DOCS_ROOT)).resolve(db).resolve("docs"),
           Duration.ofMillis(config.getInt(ConfigKeys.DOCS_DEBOUNCE_MS)), config.withPrefix("debezium."),
-          ServiceSettings.kafka(config, bootstrapServers));
+          ServiceSettings.kafka(config, bootstrapServers), config.getInt(ConfigKeys.CATALOG_COLUMN_VALUES));
     }
 
     /** One source of {@code sources}: its own id, URL, schemas, slot, publication and docs; the rest as configured. */
     public static Settings of(SourceDatabase source, SchemaragConfig config, String bootstrapServers) {
       return new Settings(source.id(), source.schemas(), source.url(), source.user(), source.password(), source.slot(),
           source.publication(), source.docsDir(), Duration.ofMillis(config.getInt(ConfigKeys.DOCS_DEBOUNCE_MS)),
-          config.withPrefix("debezium."), ServiceSettings.kafka(config, bootstrapServers));
+          config.withPrefix("debezium."), ServiceSettings.kafka(config, bootstrapServers), config.getInt(ConfigKeys.CATALOG_COLUMN_VALUES));
     }
   }
 
@@ -114,7 +121,7 @@ public final class IngestService implements AutoCloseable {
     this.topics = topics;
     JdbcUrl.parse(settings.dbUrl()); // fails early, naming a malformed URL
     this.db = ConnectionSource.of(settings.dbUrl(), settings.user(), settings.password());
-    this.reader = new PgCatalogReader(db);
+    this.reader = new PgCatalogReader(db, settings.columnValues());
     this.impact = new DdlImpact(settings.schemas());
     this.installer = new AuditInstaller(db, settings.publication());
   }

@@ -51,7 +51,7 @@ public final class CatalogSnapshots {
     List<ColumnSnapshot> columns = new ArrayList<>();
     for (Column c : t.columns()) {
       columns.add(new ColumnSnapshot(c.name(), c.type(), c.nullable(), c.defaultValue().orElse(null), c.comment().orElse(null),
-          c.primaryKey(), c.references().orElse(null)));
+          c.primaryKey(), c.references().orElse(null), c.values()));
     }
     List<ForeignKeyRef> out = model.outgoing(tableName).stream().map(CatalogSnapshots::ref).toList();
     List<ForeignKeyRef> in = model.incoming(tableName).stream().map(CatalogSnapshots::ref).toList();
@@ -78,7 +78,7 @@ public final class CatalogSnapshots {
     parts.add(String.valueOf(s.getModule()));
     for (ColumnSnapshot c : s.getColumns()) {
       parts.add(c.getName() + "|" + c.getType() + "|" + c.getNullable() + "|" + c.getDefaultValue() + "|" + c.getComment() + "|"
-          + c.getPrimaryKey() + "|" + c.getReferences());
+          + c.getPrimaryKey() + "|" + c.getReferences() + (c.getValues().isEmpty() ? "" : "|" + String.join("\u0000", c.getValues())));
     }
     s.getForeignKeys().forEach(f -> parts.add("out|" + f));
     s.getReferencedBy().forEach(f -> parts.add("in|" + f));
@@ -96,7 +96,8 @@ public final class CatalogSnapshots {
     List<Column> columns = new ArrayList<>();
     for (ColumnSnapshot c : s.getColumns()) {
       columns.add(new Column(c.getName(), c.getType(), c.getNullable(), Optional.ofNullable(c.getDefaultValue()),
-          Optional.ofNullable(c.getComment()), c.getPrimaryKey(), Optional.ofNullable(c.getReferences())));
+          Optional.ofNullable(c.getComment()), c.getPrimaryKey(), Optional.ofNullable(c.getReferences()),
+          List.copyOf(c.getValues())));
     }
     Map<String, Table> tables = new LinkedHashMap<>();
     tables.put(name, new Table(name, Optional.ofNullable(s.getComment()), columns, Optional.ofNullable(s.getModule())));

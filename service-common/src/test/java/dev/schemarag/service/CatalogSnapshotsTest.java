@@ -55,6 +55,21 @@ class CatalogSnapshotsTest {
   }
 
   @Test
+  void aCategoricalColumnsValuesTravelWithTheSnapshotAndChangeItsHash() {
+    TableSnapshot plain = CatalogSnapshots.of(model, "hr.departments", 1, null);
+    SchemaModel sampled = new SchemaModel("erp", List.of(new Table("hr.departments", Optional.empty(),
+        List.of(pk("id"), Column.of("name", "text").withValues(List.of("Engineering", "Sales"))), Optional.of("hr"))), List.of());
+    TableSnapshot s = CatalogSnapshots.of(sampled, "hr.departments", 1, null);
+    assertThat(s.getColumns().get(1).getValues()).containsExactly("Engineering", "Sales");
+    assertThat(CatalogSnapshots.toModel(s).table("hr.departments").orElseThrow().column("name").orElseThrow().values())
+        .containsExactly("Engineering", "Sales");
+    assertThat(s.getCatalogHash()).isNotEqualTo(plain.getCatalogHash());
+    // A table whose columns carry no values hashes as before values were read, so an upgrade re-embeds nothing of it.
+    assertThat(plain.getCatalogHash()).isEqualTo(CatalogSnapshots.hash(plain));
+    assertThat(plain.getColumns()).allSatisfy(c -> assertThat(c.getValues()).isEmpty());
+  }
+
+  @Test
   void publicTablesKeepTheirBareName() {
     assertThat(CatalogSnapshots.QualifiedName.ofModelName("orders")).isEqualTo(new CatalogSnapshots.QualifiedName("public", "orders"));
     assertThat(new CatalogSnapshots.QualifiedName("public", "orders").modelName()).isEqualTo("orders");

@@ -69,7 +69,7 @@ public record SchemaView(String role, Map<String, Set<String>> columns) {
       for (Column c : t.columns()) {
         if (canRead(t.name(), c.name())) {
           cols.add(c.references().filter(this::canReadColumnRef).isPresent() || c.references().isEmpty() ? c
-              : new Column(c.name(), c.type(), c.nullable(), c.defaultValue(), c.comment(), c.primaryKey(), Optional.empty()));
+              : new Column(c.name(), c.type(), c.nullable(), c.defaultValue(), c.comment(), c.primaryKey(), Optional.empty(), c.values()));
         }
       }
       tables.add(new Table(t.name(), t.comment(), cols, t.module()));

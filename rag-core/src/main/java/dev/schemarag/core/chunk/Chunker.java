@@ -72,7 +72,8 @@ public final class Chunker {
       List<String> facts = new ArrayList<>();
       c.comment().ifPresent(facts::add);
       cd.flatMap(TableDoc.ColumnDoc::description).filter(d -> !facts.contains(d)).ifPresent(facts::add);
-      cd.flatMap(TableDoc.ColumnDoc::domain).ifPresent(d -> facts.add("values: " + d));
+      // The doc's domain is the owner's word on the values; without one, what the statistics sampled of them.
+      cd.flatMap(TableDoc.ColumnDoc::domain).or(() -> values(c)).ifPresent(d -> facts.add("values: " + d));
       if (!facts.isEmpty()) {
         e.append(": ").append(String.join(". ", facts));
       }
@@ -193,6 +194,27 @@ public final class Chunker {
     return sb.toString();
   }
 
+  /** Separates a column chunk's prompt line from its sampled values, when it has any. */
+  static final String COLUMN_VALUES_SEPARATOR = "\n-- values: ";
+
+  /**
+   * The values sampled from the data that a column chunk's embed text carries, as its prompt text ends with them
+   * ("" when none): the query side tells by them that the chunk's cosine rests partly on data.
+   */
+  public static String columnValues(Chunk column) {
+    if (column.kind() != ChunkKind.COLUMN) {
+      return "";
+    }
+    String p = column.promptText();
+    int cut = p.lastIndexOf(COLUMN_VALUES_SEPARATOR);
+    return cut < 0 ? "" : p.substring(cut + COLUMN_VALUES_SEPARATOR.length());
+  }
+
+  /** A categorical column's sampled values as one line, or empty. */
+  static Optional<String> values(Column c) {
+    return c.values().isEmpty() ? Optional.empty() : Optional.of(String.join(", ", c.values()));
+  }
+
   private static String columnPrompt(String table, Column c, Optional<TableDoc.ColumnDoc> cd) {
     StringBuilder sb = new StringBuilder(table).append('.').append(c.name()).append(' ').append(c.type());
     if (c.primaryKey()) {
@@ -201,6 +223,8 @@ public final class Chunker {
     c.references().ifPresent(r -> sb.append(" FK→").append(r));
     Optional<String> text = c.comment().or(() -> cd.flatMap(TableDoc.ColumnDoc::description));
     text.ifPresent(t -> sb.append(" -- ").append(t));
+    // Only values its embed text carries: a documented domain is the schema's own word, not data.
+    values(c).filter(v -> cd.flatMap(TableDoc.ColumnDoc::domain).isEmpty()).ifPresent(v -> sb.append(COLUMN_VALUES_SEPARATOR).append(v));
     return sb.toString();
   }
 

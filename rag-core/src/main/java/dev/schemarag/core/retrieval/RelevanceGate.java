@@ -6,9 +6,12 @@ import java.util.Optional;
 /**
  * The absolute relevance gate: a question whose best evidence in the whole schema stays below
  * the gate is answered by no table, and gets an empty packet. The evidence is the best cosine
- * between the question and any table or column chunk. It is absolute (not relative to the best
- * hit, which always passes) and depends on the embedding model, so each model has its own
- * calibrated gate ({@code ./schemarag calibrate}, figures in the README).
+ * between the question and any table or column chunk, except a column's whose chunk carries values
+ * sampled from the data: a city among a column's values ranks that column for "customers in Munich",
+ * but is no reason to answer "the weather in Paris"; relevance is judged on what the schema says of
+ * itself. It is absolute (not relative to the best hit, which always passes) and depends on the
+ * embedding model, so each model has its own calibrated gate ({@code ./schemarag calibrate}, figures
+ * in the README).
  */
 public final class RelevanceGate {
   private RelevanceGate() {}
@@ -24,7 +27,9 @@ public final class RelevanceGate {
   static double relevance(TableEvidence e) {
     double best = Double.isNaN(e.denseTable) ? 0 : e.denseTable;
     for (TableEvidence.ColumnHit c : e.denseColumns) {
-      best = Math.max(best, c.score());
+      if (!c.sampled()) {
+        best = Math.max(best, c.score());
+      }
     }
     return best;
   }

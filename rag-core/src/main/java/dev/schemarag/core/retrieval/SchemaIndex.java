@@ -349,6 +349,16 @@ public final class SchemaIndex {
     return cs == null ? List.of() : cs;
   }
 
+  /** Whether the table's column chunk carries values sampled from the data ({@link Chunker#columnValues}). */
+  boolean sampled(String table, String column) {
+    for (Chunk c : chunksOf(chunks, table)) {
+      if (c.kind() == ChunkKind.COLUMN && c.subject().filter(column::equals).isPresent()) {
+        return !Chunker.columnValues(c).isEmpty();
+      }
+    }
+    return false;
+  }
+
   /** How many changes this index has had since it was built (0: as loaded). */
   public long version() {
     return version;

@@ -130,7 +130,8 @@ public final class SchemaRetriever {
     }
     for (DenseSearch.Hit h : dColumns) {
       String col = h.subject().orElse("");
-      evidence(ev, h.table()).denseColumns.add(new TableEvidence.ColumnHit(col, h.similarity(), index.specificity(col)));
+      evidence(ev, h.table()).denseColumns.add(new TableEvidence.ColumnHit(col, h.similarity(), index.specificity(col),
+          index.sampled(h.table(), col)));
     }
     for (DenseSearch.Hit h : dQueries) {
       TableEvidence e = evidence(ev, h.table());
@@ -432,7 +433,9 @@ public final class SchemaRetriever {
       best = Math.max(best, h.similarity());
     }
     for (DenseSearch.Hit h : dense.nearest(ChunkKind.COLUMN, q, 5)) {
-      best = Math.max(best, h.similarity());
+      if (!index.sampled(h.table(), h.subject().orElse(""))) {
+        best = Math.max(best, h.similarity());
+      }
     }
     return best;
   }

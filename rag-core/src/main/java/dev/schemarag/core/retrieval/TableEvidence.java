@@ -9,8 +9,16 @@ import java.util.List;
  */
 public final class TableEvidence {
 
-  /** One column's hit: its score and the specificity of its name (see {@link SchemaIndex#specificity}). */
-  public record ColumnHit(String column, double score, double specificity) {}
+  /**
+   * One column's hit: its score, the specificity of its name (see {@link SchemaIndex#specificity}), and
+   * whether its chunk carries values sampled from the data (a dense hit of such a column ranks its table but
+   * does not make the question relevant: see {@link RelevanceGate}).
+   */
+  public record ColumnHit(String column, double score, double specificity, boolean sampled) {
+    public ColumnHit(String column, double score, double specificity) {
+      this(column, score, specificity, false);
+    }
+  }
 
   final String table;
   double denseTable = Double.NaN;

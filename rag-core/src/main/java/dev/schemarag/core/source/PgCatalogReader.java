@@ -20,14 +20,27 @@ import java.util.Optional;
 /**
  * Reads tables, columns (type, nullability, default, comment, primary key), foreign keys and
  * comments from a live PostgreSQL catalog. A table of schema {@code public} is named by its table
- * name, others as {@code schema.table}; a non-public schema is the table's module.
+ * name, others as {@code schema.table}; a non-public schema is the table's module. With a number of
+ * column values, a categorical text column also carries its common values as the planner's statistics
+ * sampled them ({@link CategoricalValues}).
  */
 public final class PgCatalogReader {
 
   private final ConnectionSource db;
+  private final int columnValues;
 
+  /** A reader of the catalog alone: no column values. */
   public PgCatalogReader(ConnectionSource db) {
+    this(db, 0);
+  }
+
+  /** @param columnValues values kept at most per categorical text column; 0 reads no statistics */
+  public PgCatalogReader(ConnectionSource db, int columnValues) {
+    if (columnValues < 0) {
+      throw new IllegalArgumentException("column values must be 0 or more, not " + columnValues);
+    }
     this.db = db;
+    this.columnValues = columnValues;
   }
 
   /** The model name of a table: bare for public, qualified otherwise. */
@@ -38,7 +51,7 @@ public final class PgCatalogReader {
   /** Every ordinary, partitioned and foreign table and view of the given schemas. */
   public SchemaModel read(String databaseId, List<String> schemas) throws SQLException {
     try (Connection c = db.open()) {
-      return build(c, databaseId, relations(c, schemas));
+      return build(c, databaseId, relations(c, schemas), columnValues);
     }
   }
 
@@ -74,12 +87,13 @@ public final class PgCatalogReader {
       partners.removeAll(named.keySet());
       Map<Long, String[]> rels = new LinkedHashMap<>(named);
       rels.putAll(relations(c, schemas, partners));
-      return build(c, databaseId, rels);
+      return build(c, databaseId, rels, columnValues);
     }
   }
 
-  private static SchemaModel build(Connection c, String databaseId, Map<Long, String[]> rels) throws SQLException {
+  private static SchemaModel build(Connection c, String databaseId, Map<Long, String[]> rels, int columnValues) throws SQLException {
     Map<Long, List<Column>> columns = columns(c, rels.keySet());
+    Map<Long, Map<String, List<String>>> values = columnValues > 0 ? values(c, rels.keySet(), columnValues) : Map.of();
     Map<Long, List<String>> pks = primaryKeys(c, rels.keySet());
     List<ForeignKey> fks = foreignKeys(c, rels.keySet());
     Map<String, String> refs = new HashMap<>();
@@ -94,9 +108,10 @@ public final class PgCatalogReader {
       String name = modelName(r[0], r[1]);
       List<String> pk = pks.getOrDefault(e.getKey(), List.of());
       List<Column> cols = new ArrayList<>();
+      Map<String, List<String>> valuesOf = values.getOrDefault(e.getKey(), Map.of());
       for (Column col : columns.getOrDefault(e.getKey(), List.of())) {
         cols.add(new Column(col.name(), col.type(), col.nullable(), col.defaultValue(), col.comment(),
-            pk.contains(col.name()), Optional.ofNullable(refs.get(name + "\u0000" + col.name()))));
+            pk.contains(col.name()), Optional.ofNullable(refs.get(name + "\u0000" + col.name())), valuesOf.getOrDefault(col.name(), List.of())));
       }
       tables.add(new Table(name, Optional.ofNullable(r[2]), cols, "public".equals(r[0]) ? Optional.empty() : Optional.of(r[0])));
     }
@@ -196,6 +211,36 @@ public final class PgCatalogReader {
       }
     }
     return out;
+  }
+
+  /**
+   * The common values of the relations' text and enum columns, by relation and column, from
+   * {@code pg_stats}: what the last ANALYZE sampled, no read of the tables themselves. A table never
+   * analyzed, or a column the reading role may not select, has no statistics and so no values.
+   */
+  private static Map<Long, Map<String, List<String>>> values(Connection c, java.util.Collection<Long> rels, int max) throws SQLException {
+    Map<Long, Map<String, List<String>>> out = new HashMap<>();
+    try (PreparedStatement ps = c.prepareStatement(
+        "SELECT cl.oid::int8, s.attname, s.n_distinct, cl.reltuples, s.most_common_vals::text::text[], s.histogram_bounds::text::text[]"
+            + " FROM pg_class cl JOIN pg_namespace n ON n.oid = cl.relnamespace"
+            + " JOIN pg_stats s ON s.schemaname = n.nspname AND s.tablename = cl.relname AND NOT s.inherited"
+            + " JOIN pg_attribute a ON a.attrelid = cl.oid AND a.attname = s.attname JOIN pg_type t ON t.oid = a.atttypid"
+            + " WHERE cl.oid = ANY (?::oid[]) AND t.typcategory IN ('S', 'E')")) {
+      ps.setArray(1, oids(c, rels));
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          List<String> picked = CategoricalValues.pick(rs.getDouble(3), rs.getDouble(4), strings(rs.getArray(5)), strings(rs.getArray(6)), max);
+          if (!picked.isEmpty()) {
+            out.computeIfAbsent(rs.getLong(1), k -> new HashMap<>()).put(rs.getString(2), picked);
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  private static List<String> strings(Array a) throws SQLException {
+    return a == null ? List.of() : java.util.Arrays.asList((String[]) a.getArray());
   }
 
   private static Map<Long, List<String>> primaryKeys(Connection c, java.util.Collection<Long> rels) throws SQLException {

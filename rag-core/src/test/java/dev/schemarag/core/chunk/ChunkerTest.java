@@ -123,6 +123,32 @@ class ChunkerTest {
     assertThat(Identifiers.readable("Free Meal Count (K-12)")).isEqualTo("free meal count k 12");
   }
 
+  @Test
+  void aCategoricalColumnsSampledValuesAreEmbeddedAndToldApartUnlessTheDocGivesItsDomain() {
+    Table tickets = new Table("support.tickets", Optional.empty(), List.of(
+        Column.of("priority", "text").withValues(List.of("urgent", "high", "low")), Column.of("subject", "text")), Optional.of("support"));
+    SchemaModel model = new SchemaModel("erp", List.of(tickets), List.of());
+    List<Chunk> columns = ofKind(Chunker.chunk(model, Optional.of(tickets), Optional.empty()), ChunkKind.COLUMN);
+    Chunk priority = columns.get(0);
+    assertThat(priority.embedText()).isEqualTo("tickets priority: values: urgent, high, low");
+    assertThat(priority.promptText()).startsWith("support.tickets.priority text");
+    assertThat(Chunker.columnValues(priority)).isEqualTo("urgent, high, low");
+    assertThat(Chunker.columnValues(columns.get(1))).isEmpty();
+    // Values change the chunk: a re-snapshot after the data moved re-embeds that column.
+    Table before = new Table("support.tickets", Optional.empty(), List.of(Column.of("priority", "text"), Column.of("subject", "text")),
+        Optional.of("support"));
+    assertThat(ofKind(Chunker.chunk(model, Optional.of(before), Optional.empty()), ChunkKind.COLUMN).get(0).embedHash())
+        .isNotEqualTo(priority.embedHash());
+
+    // The doc's domain is the owner's word: it is embedded instead, and the chunk carries no sampled values.
+    Table orders = new Table("orders", Optional.empty(), List.of(Column.of("status", "text").withValues(List.of("PAID", "OPEN"))), Optional.empty());
+    Chunk status = ofKind(Chunker.chunk(new SchemaModel("erp", List.of(orders), List.of()), Optional.of(orders),
+        Optional.of(MarkdownDocParser.parse(SeedDocs.ORDERS))), ChunkKind.COLUMN).stream()
+        .filter(c -> c.column().orElseThrow().equals("status")).findFirst().orElseThrow();
+    assertThat(status.embedText()).contains("values: pending, paid, shipped").doesNotContain("PAID");
+    assertThat(Chunker.columnValues(status)).isEmpty();
+  }
+
   private static Map<String, Chunk> byId(List<Chunk> chunks) {
     Map<String, Chunk> m = new java.util.HashMap<>();
     chunks.forEach(c -> m.put(c.id(), c));

@@ -179,6 +179,20 @@ class PacketCompletionTest {
   }
 
   @Test
+  void aColumnMatchedThroughItsSampledValuesRanksItsTableButDoesNotPassTheGate() {
+    // "What is the weather in Paris tomorrow?" is close to a timezone column whose values are Europe/Paris, Europe/Berlin.
+    TableEvidence locations = new TableEvidence("hr.locations");
+    locations.denseTable = 0.25;
+    locations.denseColumns.add(new TableEvidence.ColumnHit("timezone", 0.37, 1, true));
+    Optional<SchemaContextPacket.Refusal> r = RelevanceGate.judge(RelevanceGate.closest(List.of(locations)), 0.36, () -> 0.0).refusal();
+    assertThat(r).isPresent();
+    assertThat(r.get().message()).contains("hr.locations").contains("0.25");
+    // The same cosine from what the schema says of the column passes.
+    locations.denseColumns.add(new TableEvidence.ColumnHit("city", 0.37, 1));
+    assertThat(RelevanceGate.judge(RelevanceGate.closest(List.of(locations)), 0.36, () -> 0.0).refusal()).isEmpty();
+  }
+
+  @Test
   void theQuestionWithoutItsValuesIsAskedOnlyBelowTheGateAndPaysAPenalty() {
     TableEvidence people = new TableEvidence("people");
     people.denseTable = 0.30;

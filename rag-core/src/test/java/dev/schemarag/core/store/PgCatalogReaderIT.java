@@ -48,6 +48,41 @@ class PgCatalogReaderIT {
   }
 
   @Test
+  void readsTheCommonValuesOfCategoricalTextColumnsFromTheStatisticsOnlyWhenAsked() throws Exception {
+    String schema = "it_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
+    ConnectionSource db = ConnectionSource.of(TestInfra.postgresUrl(), null, null);
+    try (Connection c = db.open(); Statement s = c.createStatement()) {
+      s.execute("CREATE SCHEMA " + schema);
+      s.execute("CREATE TYPE " + schema + ".mood AS ENUM ('calm', 'angry')");
+      s.execute("CREATE TABLE " + schema + ".tickets (ticket_id int PRIMARY KEY, priority text, mood " + schema + ".mood,"
+          + " email text, code text, seats int)");
+      // 300 tickets: four priorities (urgent the most common), an e-mail each, codes, few seat counts.
+      s.execute("INSERT INTO " + schema + ".tickets SELECT i, CASE WHEN i % 2 = 0 THEN 'urgent' ELSE (ARRAY['high','normal','low'])[1 + i % 3] END,"
+          + " (CASE WHEN i % 3 = 0 THEN 'angry' ELSE 'calm' END)::" + schema + ".mood, 'user' || i || '@example.com', 'T-' || (i % 5), i % 4"
+          + " FROM generate_series(1, 300) AS i");
+    }
+    PgCatalogReader reader = new PgCatalogReader(db, 10);
+    // Never analyzed: no statistics, so no values, and no scan of the table to find them.
+    assertThat(reader.read("erp", List.of(schema)).table(schema + ".tickets").orElseThrow().columns())
+        .allSatisfy(col -> assertThat(col.values()).isEmpty());
+    try (Connection c = db.open(); Statement s = c.createStatement()) {
+      s.execute("ANALYZE " + schema + ".tickets");
+    }
+    Table tickets = reader.read("erp", List.of(schema)).table(schema + ".tickets").orElseThrow();
+    assertThat(tickets.column("priority").orElseThrow().values()).startsWith("urgent").containsExactlyInAnyOrder("urgent", "high", "normal", "low");
+    assertThat(tickets.column("mood").orElseThrow().values()).containsExactly("calm", "angry");
+    assertThat(tickets.column("email").orElseThrow().values()).as("every row distinct: not a category").isEmpty();
+    assertThat(tickets.column("code").orElseThrow().values()).as("codes say nothing").isEmpty();
+    assertThat(tickets.column("seats").orElseThrow().values()).as("numbers are not read").isEmpty();
+    assertThat(new PgCatalogReader(db, 2).read("erp", List.of(schema)).table(schema + ".tickets").orElseThrow()
+        .column("priority").orElseThrow().values()).hasSize(2).startsWith("urgent");
+    assertThat(new PgCatalogReader(db).read("erp", List.of(schema)).table(schema + ".tickets").orElseThrow().columns())
+        .allSatisfy(col -> assertThat(col.values()).isEmpty());
+    // The named-tables read sees them as the full read does.
+    assertThat(reader.readTables("erp", List.of(schema), List.of(schema + ".tickets")).table(schema + ".tickets")).contains(tickets);
+  }
+
+  @Test
   void readsNamedTablesWithTheTablesTheirKeysTouchAsTheFullReadDoes() throws Exception {
     String schema = "it_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
     ConnectionSource db = ConnectionSource.of(TestInfra.postgresUrl(), null, null);
