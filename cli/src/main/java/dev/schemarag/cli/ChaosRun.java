@@ -67,6 +67,8 @@ final class ChaosRun {
   private String modelId;
   private String queryGroup;
   private Path docsDir;
+  /** The column values the ingest service reads with each table: the catalog truth must read the same. */
+  private int columnValues;
 
   ChaosRun(ProcessStack stack, Settings settings, PrintStream out) {
     this.stack = stack;
@@ -85,6 +87,7 @@ final class ChaosRun {
     modelId = config.get(ConfigKeys.EMBEDDING_MODEL);
     queryGroup = config.get(ConfigKeys.QUERY_GROUP);
     docsDir = Path.of(config.get(ConfigKeys.DOCS_ROOT)).resolve(SampleDatabase.DATABASE_ID).resolve("docs");
+    columnValues = config.getInt(ConfigKeys.CATALOG_COLUMN_VALUES);
     Map<String, Object> figures = new LinkedHashMap<>();
     figures.put("seed", settings.seed());
     figures.put("rounds", settings.rounds());
@@ -247,7 +250,7 @@ final class ChaosRun {
   }
 
   private SchemaModel catalog() throws SQLException {
-    return new PgCatalogReader(db).read(SampleDatabase.DATABASE_ID, SampleDatabase.SCHEMAS);
+    return new PgCatalogReader(db, columnValues).read(SampleDatabase.DATABASE_ID, SampleDatabase.SCHEMAS);
   }
 
   /**

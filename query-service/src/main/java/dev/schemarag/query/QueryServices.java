@@ -66,6 +66,7 @@ public final class QueryServices {
     IndexSync sync = new IndexSync(store, new CachingEmbedder(embedder, new PgEmbeddingCache(admin)), config.getInt(ConfigKeys.EMBEDDING_BATCH));
 
     IndexSource source = IndexSource.parse(config.get(ConfigKeys.QUERY_INDEX_SOURCE));
+    int columnValues = config.getInt(ConfigKeys.CATALOG_COLUMN_VALUES);
     PooledConnections storeReads = PooledConnections.of(dbUrl, config.get(ConfigKeys.DB_USER), config.get(ConfigKeys.DB_PASSWORD), 2,
         "query-store");
     pools.add(storeReads);
@@ -73,7 +74,8 @@ public final class QueryServices {
     SchemaIndexCache indexes = new SchemaIndexCache(id -> {
       QuerySources.Source c = sourceOf.apply(id);
       try {
-        SchemaModel model = new PgCatalogReader(c.catalog()).read(id, c.database().schemas());
+        // With the column values the ingest service reads: indexed here, the catalog chunks as the indexer would.
+        SchemaModel model = new PgCatalogReader(c.catalog(), columnValues).read(id, c.database().schemas());
         List<Chunk> stored = source == IndexSource.CATALOG ? List.of() : store.load(id);
         if (source == IndexSource.STORE || !stored.isEmpty()) {
           // The live indexer keeps the store in step with the catalog and the docs.

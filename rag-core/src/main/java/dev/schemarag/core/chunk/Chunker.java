@@ -174,6 +174,15 @@ public final class Chunker {
   }
 
   public static String compactDdl(SchemaModel model, Table t) {
+    return compactDdl(model, t, Map.of());
+  }
+
+  /**
+   * The compact DDL with the sampled values of its categorical columns, by column name, as the column chunks
+   * carry them ({@link #columnValues}): {@code status text [values: open, pending]}, so that a model writing SQL
+   * spells a literal as the data does.
+   */
+  public static String compactDdl(SchemaModel model, Table t, Map<String, String> sampledValues) {
     StringBuilder sb = new StringBuilder(t.name()).append(" (");
     for (int i = 0; i < t.columns().size(); i++) {
       Column c = t.columns().get(i);
@@ -187,6 +196,10 @@ public final class Chunker {
       c.references().ifPresent(r -> sb.append(" FK→").append(r));
       if (!c.nullable() && !c.primaryKey()) {
         sb.append(" NOT NULL");
+      }
+      String values = sampledValues.get(c.name());
+      if (values != null && !values.isEmpty()) {
+        sb.append(" [values: ").append(values).append(']');
       }
     }
     sb.append(')');

@@ -105,7 +105,7 @@ public final class SchemaIndex {
     Map<String, PSet<String>> tablesOfModule = new HashMap<>();
     int total = 0;
     for (Table t : model.tables()) {
-      total += describe(model, t, ddl, ddlTokens);
+      total += describe(model, t, chunksOf(byTable, t.name()), ddl, ddlTokens);
       countColumns(t, columnDf, 1);
       t.module().ifPresent(m -> tablesOfModule.merge(m, OrderedPSet.singleton(t.name()), (a, b) -> a.plusAll(b)));
     }
@@ -233,7 +233,7 @@ public final class SchemaIndex {
         oldModule.ifPresent(touchedModules::add);
       }
       if (now.isPresent()) {
-        String d = Chunker.compactDdl(next, now.get());
+        String d = Chunker.compactDdl(next, now.get(), sampledValues(chunksOf(nextChunks, name)));
         int t = ddlTokens(d);
         nextDdl = nextDdl.plus(name, d);
         nextDdlTokens = nextDdlTokens.plus(name, t);
@@ -387,12 +387,24 @@ public final class SchemaIndex {
   }
 
   /** Puts the table's compact DDL and its size in tokens; returns the size. */
-  private static int describe(SchemaModel model, Table t, Map<String, String> ddl, Map<String, Integer> ddlTokens) {
-    String d = Chunker.compactDdl(model, t);
+  private static int describe(SchemaModel model, Table t, List<Chunk> chunks, Map<String, String> ddl, Map<String, Integer> ddlTokens) {
+    String d = Chunker.compactDdl(model, t, sampledValues(chunks));
     int tokens = ddlTokens(d);
     ddl.put(t.name(), d);
     ddlTokens.put(t.name(), tokens);
     return tokens;
+  }
+
+  /** The values sampled from the data that a table's column chunks carry, by column (see {@link Chunker#columnValues}). */
+  private static Map<String, String> sampledValues(List<Chunk> chunks) {
+    Map<String, String> out = new HashMap<>();
+    for (Chunk c : chunks) {
+      String values = Chunker.columnValues(c);
+      if (!values.isEmpty()) {
+        out.put(c.subject().orElseThrow(), values);
+      }
+    }
+    return out;
   }
 
   /** A compact DDL's size in tokens, roughly. */

@@ -361,6 +361,29 @@ class IncrementalIndexTest {
   }
 
   @Test
+  void aPacketsDdlShowsTheValuesItsColumnChunksCarryInEveryVersionAndView() {
+    Catalog catalog = erp();
+    SchemaModel before = catalog.model();
+    SchemaIndex index = new SchemaIndex(before, chunks(before).values().stream().flatMap(List::stream).toList(), SETTINGS);
+    Table products = catalog.tables.get("inventory.products");
+    List<Column> cols = new ArrayList<>(products.columns());
+    cols.add(col("category", "text", null).withValues(List.of("Networking", "Software")));
+    catalog.tables.put(products.name(), new Table(products.name(), products.comment(), cols, products.module()));
+    SchemaModel after = catalog.model();
+    index = apply(index, before, after, new InMemoryChunkStore());
+
+    assertThat(index.ddl.get("inventory.products")).contains("category text [values: Networking, Software]");
+    // The query side reads its model from the catalog without values: the DDL takes them from the stored chunks.
+    List<Table> plain = after.tables().stream().map(t -> new Table(t.name(), t.comment(),
+        t.columns().stream().map(c -> c.withValues(List.of())).toList(), t.module())).toList();
+    SchemaIndex scratch = new SchemaIndex(new SchemaModel("erp", plain, after.foreignKeys()),
+        chunks(after).values().stream().flatMap(List::stream).toList(), SETTINGS);
+    assertThat(scratch.ddl).isEqualTo(index.ddl);
+    Map<String, Set<String>> readable = Map.of("inventory.products", Set.of("product_id", "name"));
+    assertThat(index.restrictedTo(new SchemaView("clerk", readable)).ddl.get("inventory.products")).doesNotContain("category", "Networking");
+  }
+
+  @Test
   void aRolesViewOfAnUpdatedIndexIsTheViewOfTheFinalState() {
     Catalog catalog = erp();
     SchemaModel before = catalog.model();
