@@ -93,7 +93,7 @@ public final class PgCatalogReader {
 
   private static SchemaModel build(Connection c, String databaseId, Map<Long, String[]> rels, int columnValues) throws SQLException {
     Map<Long, List<Column>> columns = columns(c, rels.keySet());
-    Map<Long, Map<String, List<String>>> values = columnValues > 0 ? values(c, rels.keySet(), columnValues) : Map.of();
+    Map<Long, Map<String, List<String>>> values = columnValues > 0 ? values(c, rels, columnValues) : Map.of();
     Map<Long, List<String>> pks = primaryKeys(c, rels.keySet());
     List<ForeignKey> fks = foreignKeys(c, rels.keySet());
     Map<String, String> refs = new HashMap<>();
@@ -216,17 +216,31 @@ public final class PgCatalogReader {
   /**
    * The common values of the relations' text and enum columns, by relation and column, from
    * {@code pg_stats}: what the last ANALYZE sampled, no read of the tables themselves. A table never
-   * analyzed, or a column the reading role may not select, has no statistics and so no values.
+   * analyzed, or a column the reading role may not select, has no statistics and so no values. The view
+   * is filtered by the relations' schema and table names, which its catalog indexes serve: joined on
+   * names alone, PostgreSQL reads every statistic of the database for each call.
    */
-  private static Map<Long, Map<String, List<String>>> values(Connection c, java.util.Collection<Long> rels, int max) throws SQLException {
+  private static Map<Long, Map<String, List<String>>> values(Connection c, Map<Long, String[]> rels, int max) throws SQLException {
     Map<Long, Map<String, List<String>>> out = new HashMap<>();
+    if (rels.isEmpty()) {
+      return out;
+    }
+    java.util.Set<String> schemas = new java.util.TreeSet<>();
+    java.util.Set<String> names = new java.util.TreeSet<>();
+    rels.values().forEach(r -> {
+      schemas.add(r[0]);
+      names.add(r[1]);
+    });
     try (PreparedStatement ps = c.prepareStatement(
         "SELECT cl.oid::int8, s.attname, s.n_distinct, cl.reltuples, s.most_common_vals::text::text[], s.histogram_bounds::text::text[]"
-            + " FROM pg_class cl JOIN pg_namespace n ON n.oid = cl.relnamespace"
-            + " JOIN pg_stats s ON s.schemaname = n.nspname AND s.tablename = cl.relname AND NOT s.inherited"
+            + " FROM pg_stats s JOIN pg_namespace n ON n.nspname = s.schemaname"
+            + " JOIN pg_class cl ON cl.relnamespace = n.oid AND cl.relname = s.tablename"
             + " JOIN pg_attribute a ON a.attrelid = cl.oid AND a.attname = s.attname JOIN pg_type t ON t.oid = a.atttypid"
-            + " WHERE cl.oid = ANY (?::oid[]) AND t.typcategory IN ('S', 'E')")) {
-      ps.setArray(1, oids(c, rels));
+            + " WHERE s.schemaname = ANY (?) AND s.tablename = ANY (?) AND NOT s.inherited AND t.typcategory IN ('S', 'E')"
+            + " AND cl.oid = ANY (?::oid[])")) {
+      ps.setArray(1, c.createArrayOf("text", schemas.toArray()));
+      ps.setArray(2, c.createArrayOf("text", names.toArray()));
+      ps.setArray(3, oids(c, rels.keySet()));
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
           List<String> picked = CategoricalValues.pick(rs.getDouble(3), rs.getDouble(4), strings(rs.getArray(5)), strings(rs.getArray(6)), max);
