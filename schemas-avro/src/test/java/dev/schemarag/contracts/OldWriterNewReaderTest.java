@@ -3,6 +3,7 @@ package dev.schemarag.contracts;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.schemarag.events.catalog.TableSnapshot;
 import dev.schemarag.events.index.IndexUpdate;
 import java.nio.ByteBuffer;
 import org.apache.avro.Schema;
@@ -42,6 +43,37 @@ class OldWriterNewReaderTest {
     assertThat(read.getUnchanged()).isEqualTo(7);
     assertThat(read.getEmbedded()).isZero();
     assertThat(read.getLagMs()).isNull();
+  }
+
+  @Test
+  void aTableSnapshotWrittenWithV1DecodesWithNoColumnValues() throws Exception {
+    Schema v1 = ReleasedSchemas.get().versions(TableSnapshot.getClassSchema().getFullName()).get(0).schema();
+    Schema column = v1.getField("columns").schema().getElementType();
+    assertThat(column.getField("values")).isNull();
+    GenericRecord status = new GenericData.Record(column);
+    status.put("name", "status");
+    status.put("type", "text");
+    status.put("nullable", true);
+    status.put("primary_key", false);
+    GenericRecord old = new GenericData.Record(v1);
+    old.put("database_id", "erp");
+    old.put("schema_name", "support");
+    old.put("table_name", "tickets");
+    old.put("columns", java.util.List.of(status));
+    old.put("foreign_keys", java.util.List.of());
+    old.put("referenced_by", java.util.List.of());
+    old.put("catalog_hash", "h");
+    old.put("captured_at_ms", 1L);
+    ByteBuffer buf = new BinaryMessageEncoder<GenericRecord>(GenericData.get(), v1).encode(old);
+    byte[] bytes = new byte[buf.remaining()];
+    buf.get(bytes);
+
+    TableSnapshot read = catalog.tables().valueSerde().deserializer().deserialize("t", bytes);
+
+    assertThat(read.getColumns()).singleElement().satisfies(c -> {
+      assertThat(c.getName()).isEqualTo("status");
+      assertThat(c.getValues()).isEmpty();
+    });
   }
 
   @Test
