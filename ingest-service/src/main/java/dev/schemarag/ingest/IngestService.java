@@ -57,13 +57,14 @@ public final class IngestService implements AutoCloseable {
   /** Everything the service needs, resolved from configuration. */
   public record Settings(String databaseId, List<String> schemas, String dbUrl, String user, String password, String slot,
                          String publication, Path docsDir, Duration debounce, Map<String, String> debeziumKeys,
-                         Map<String, Object> kafka, int columnValues) {
+                         Map<String, Object> kafka, int columnValues, Duration valuesRefresh) {
 
-    /** Settings that read categorical columns' values as {@code catalog.column.values} does by default. */
+    /** Settings that read categorical columns' values as {@code catalog.column.values} and its refresh do by default. */
     public Settings(String databaseId, List<String> schemas, String dbUrl, String user, String password, String slot,
                     String publication, Path docsDir, Duration debounce, Map<String, String> debeziumKeys, Map<String, Object> kafka) {
       this(databaseId, schemas, dbUrl, user, password, slot, publication, docsDir, debounce, debeziumKeys, kafka,
-          Integer.parseInt(ConfigKeys.CATALOG_COLUMN_VALUES.defaultValue()));
+          Integer.parseInt(ConfigKeys.CATALOG_COLUMN_VALUES.defaultValue()),
+          Duration.ofMillis(Long.parseLong(ConfigKeys.CATALOG_COLUMN_VALUES_REFRESH_MS.defaultValue())));
     }
 
     public static Settings from(SchemaragConfig config, String dbUrl, String bootstrapServers) {
@@ -72,14 +73,23 @@ public final class IngestService implements AutoCloseable {
           config.get(ConfigKeys.DB_PASSWORD), config.get(ConfigKeys.INGEST_SLOT), config.get(ConfigKeys.INGEST_PUBLICATION),
           Path.of(config.get(ConfigKeys.DOCS_ROOT)).resolve(db).resolve("docs"),
           Duration.ofMillis(config.getInt(ConfigKeys.DOCS_DEBOUNCE_MS)), config.withPrefix("debezium."),
-          ServiceSettings.kafka(config, bootstrapServers), config.getInt(ConfigKeys.CATALOG_COLUMN_VALUES));
+          ServiceSettings.kafka(config, bootstrapServers), config.getInt(ConfigKeys.CATALOG_COLUMN_VALUES), valuesRefresh(config));
     }
 
     /** One source of {@code sources}: its own id, URL, schemas, slot, publication and docs; the rest as configured. */
     public static Settings of(SourceDatabase source, SchemaragConfig config, String bootstrapServers) {
       return new Settings(source.id(), source.schemas(), source.url(), source.user(), source.password(), source.slot(),
           source.publication(), source.docsDir(), Duration.ofMillis(config.getInt(ConfigKeys.DOCS_DEBOUNCE_MS)),
-          config.withPrefix("debezium."), ServiceSettings.kafka(config, bootstrapServers), config.getInt(ConfigKeys.CATALOG_COLUMN_VALUES));
+          config.withPrefix("debezium."), ServiceSettings.kafka(config, bootstrapServers), config.getInt(ConfigKeys.CATALOG_COLUMN_VALUES),
+          valuesRefresh(config));
+    }
+
+    private static Duration valuesRefresh(SchemaragConfig config) {
+      long ms = config.getInt(ConfigKeys.CATALOG_COLUMN_VALUES_REFRESH_MS);
+      if (ms < 0) {
+        throw new IllegalArgumentException(ConfigKeys.CATALOG_COLUMN_VALUES_REFRESH_MS.name() + " must be 0 (off) or more, not " + ms);
+      }
+      return Duration.ofMillis(ms);
     }
   }
 
@@ -110,6 +120,16 @@ public final class IngestService implements AutoCloseable {
     return t;
   });
   private final CaptureRestarts restarts = new CaptureRestarts(Duration.ofSeconds(1), Duration.ofSeconds(30));
+  /** Reads the statistics again now and then: column values move with the data, which no DDL event announces. */
+  private final ScheduledExecutorService valuesRefresher = Executors.newSingleThreadScheduledExecutor(r -> {
+    Thread t = new Thread(r, "column-values-refresh");
+    t.setDaemon(true);
+    return t;
+  });
+  private final ColumnValuesWatch valuesWatch = new ColumnValuesWatch();
+  /** A DDL's snapshots and a values refresh's are read and published one after the other, never interleaved. */
+  private final Object snapshotting = new Object();
+  private final AtomicLong valuesRefreshed = new AtomicLong();
   private Properties captureProperties;
   private long captureStartedNanos;
   /** When a failed capture starts again; 0 while none is due. */
@@ -176,6 +196,8 @@ public final class IngestService implements AutoCloseable {
     // After the slot exists, so nothing committed from here on is missed.
     SchemaModel all = reader.read(settings.databaseId(), settings.schemas());
     all.tables().forEach(t -> lastTargets.put(t.name(), targets(all, t.name())));
+    // What the tables published before this start carried is not known: taken as what they carry now.
+    valuesWatch.published(all, all.tables().stream().map(dev.schemarag.core.schema.Table::name).toList());
     if (!installer.initialSnapshotDone(settings.databaseId())) {
       long now = System.currentTimeMillis();
       List<CatalogPublisher.TableUpdate> updates = new ArrayList<>();
@@ -198,6 +220,51 @@ public final class IngestService implements AutoCloseable {
     bind(new KafkaClientMetrics(docProducer), registry);
     watcher = new DocWatcher(settings.docsDir(), settings.debounce(), this::publishDoc);
     watcher.start();
+    long every = settings.valuesRefresh().toMillis();
+    if (settings.columnValues() > 0 && every > 0) {
+      valuesRefresher.scheduleWithFixedDelay(this::refreshValues, every, every, TimeUnit.MILLISECONDS);
+    }
+  }
+
+  /**
+   * Snapshots anew the tables whose column values moved since they were published (the statistics of an
+   * ANALYZE after the data changed). A failed read is logged and tried again at the next round.
+   */
+  void refreshValues() {
+    try {
+      Set<String> moved = valuesWatch.moved(reader.columnValues(settings.schemas()));
+      if (moved.isEmpty()) {
+        return;
+      }
+      synchronized (snapshotting) {
+        SchemaModel model = reader.readTables(settings.databaseId(), settings.schemas(), moved);
+        long now = System.currentTimeMillis();
+        List<CatalogPublisher.TableUpdate> updates = new ArrayList<>();
+        List<String> present = new ArrayList<>();
+        for (String name : moved) {
+          if (model.table(name).isPresent()) {
+            updates.add(new CatalogPublisher.TableUpdate(CatalogSnapshots.key(settings.databaseId(), QualifiedName.ofModelName(name)),
+                Optional.of(CatalogSnapshots.of(model, name, now, null))));
+            present.add(name);
+          }
+        }
+        // A table gone meanwhile has its own DROP event coming, which publishes its tombstone.
+        if (!updates.isEmpty()) {
+          publisher.publish(Optional.empty(), updates);
+          published.addAndGet(updates.size());
+          valuesRefreshed.addAndGet(updates.size());
+          valuesWatch.published(model, present);
+          LOG.info("column values of '{}' moved: {} table(s) snapshotted again", settings.databaseId(), updates.size());
+        }
+      }
+    } catch (Exception e) {
+      LOG.warn("column values of '{}' not refreshed: {}", settings.databaseId(), e.toString());
+    }
+  }
+
+  /** Tables snapshotted again because their column values moved, since start. */
+  public long valuesRefreshedTables() {
+    return valuesRefreshed.get();
   }
 
   /**
@@ -244,6 +311,12 @@ public final class IngestService implements AutoCloseable {
 
   /** One audit row: its DDL event plus snapshots and tombstones, in one transaction. */
   void handle(AuditRow row) throws SQLException {
+    synchronized (snapshotting) {
+      handleInOrder(row);
+    }
+  }
+
+  private void handleInOrder(AuditRow row) throws SQLException {
     if (deliveredEvents.contains(row.eventId())) {
       LOG.debug("audit event {} was delivered before: skipped", row.eventId());
       return;
@@ -271,6 +344,7 @@ public final class IngestService implements AutoCloseable {
       Set<String> all = new LinkedHashSet<>(snapshot);
       snapshot.forEach(n -> all.addAll(targets(first, n)));
       SchemaModel model = all.equals(snapshot) ? first : reader.readTables(settings.databaseId(), settings.schemas(), all);
+      valuesWatch.published(model, all);
       for (String name : all) {
         QualifiedName q = QualifiedName.ofModelName(name);
         if (model.table(name).isPresent()) {
@@ -287,6 +361,7 @@ public final class IngestService implements AutoCloseable {
       updates.add(new CatalogPublisher.TableUpdate(CatalogSnapshots.key(settings.databaseId(), QualifiedName.ofModelName(name)),
           Optional.empty()));
       lastTargets.remove(name);
+      valuesWatch.gone(name);
     }
     publisher.publish(Optional.of(ddlEvent(row)), updates);
     published.addAndGet(updates.size());
@@ -334,6 +409,8 @@ public final class IngestService implements AutoCloseable {
    */
   public void retire() throws Exception {
     stopSupervisor();
+    // No refresh may publish a snapshot after the tombstones below.
+    stopValuesRefresh();
     if (watcher != null) {
       watcher.close();
       watcher = null;
@@ -417,6 +494,18 @@ public final class IngestService implements AutoCloseable {
     return watcher == null ? Optional.of("starting: installing capture, the first snapshot, the doc watcher") : Optional.empty();
   }
 
+  /** A refresh publishing now finishes first: neither the publisher closes nor tombstones go out under it. */
+  private void stopValuesRefresh() {
+    valuesRefresher.shutdownNow();
+    try {
+      if (!valuesRefresher.awaitTermination(30, TimeUnit.SECONDS)) {
+        LOG.warn("column values refresh of '{}' did not stop", settings.databaseId());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
   private void stopSupervisor() {
     closed = true;
     supervisor.shutdownNow();
@@ -433,6 +522,7 @@ public final class IngestService implements AutoCloseable {
   @Override
   public void close() {
     stopSupervisor();
+    stopValuesRefresh();
     clientMetrics.forEach(KafkaClientMetrics::close);
     if (publisherMetrics != null) {
       publisherMetrics.close();

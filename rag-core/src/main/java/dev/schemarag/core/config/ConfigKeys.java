@@ -37,6 +37,8 @@ public final class ConfigKeys {
       "comma-separated schemas of the monitored database that are indexed");
   public static final ConfigKey CATALOG_COLUMN_VALUES = new ConfigKey("catalog.column.values", "10",
       "common values indexed at most per categorical text column (50 distinct values or fewer), read from the planner's statistics (pg_stats) when a table is snapshotted; 0 = none");
+  public static final ConfigKey CATALOG_COLUMN_VALUES_REFRESH_MS = new ConfigKey("catalog.column.values.refresh.ms", "600000",
+      "how often the ingest service reads the statistics again and snapshots anew the tables whose column values moved (data changes no DDL announces); 0 = only when a DDL or COMMENT snapshots a table");
   public static final ConfigKey QUERY_GROUP = new ConfigKey("query.group.id", "schemarag-query",
       "consumer group of the query service");
   public static final ConfigKey QUERY_WORKERS = new ConfigKey("query.workers", "2",
@@ -219,7 +221,7 @@ public final class ConfigKeys {
 
   public static final List<ConfigKey> ALL = List.of(
       DB_URL, DB_USER, DB_PASSWORD, DATABASE_ID, KAFKA_BOOTSTRAP,
-      TOPICS_PREFIX, TOPICS_PARTITIONS, TOPICS_REPLICATION, SERDE_MODE, SERDE_REGISTRY_URL, CATALOG_SCHEMAS, CATALOG_COLUMN_VALUES, QUERY_GROUP, QUERY_WORKERS,
+      TOPICS_PREFIX, TOPICS_PARTITIONS, TOPICS_REPLICATION, SERDE_MODE, SERDE_REGISTRY_URL, CATALOG_SCHEMAS, CATALOG_COLUMN_VALUES, CATALOG_COLUMN_VALUES_REFRESH_MS, QUERY_GROUP, QUERY_WORKERS,
       QUERY_INDEX_SOURCE,
       INGEST_SLOT, INGEST_PUBLICATION, DOCS_ROOT, DOCS_DEBOUNCE_MS, INDEXER_APP_ID, INDEXER_STATE_DIR,
       HTTP_HOST, INGEST_HTTP_PORT, INDEXER_HTTP_PORT, QUERY_HTTP_PORT,

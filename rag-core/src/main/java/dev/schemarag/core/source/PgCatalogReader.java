@@ -56,6 +56,22 @@ public final class PgCatalogReader {
   }
 
   /**
+   * The sampled values of every table of the schemas that has any, by model name and column: what a
+   * snapshot of each would carry, without reading the rest of the catalog. Empty when this reader reads no values.
+   */
+  public Map<String, Map<String, List<String>>> columnValues(List<String> schemas) throws SQLException {
+    Map<String, Map<String, List<String>>> out = new HashMap<>();
+    if (columnValues == 0) {
+      return out;
+    }
+    try (Connection c = db.open()) {
+      Map<Long, String[]> rels = relations(c, schemas);
+      values(c, rels, columnValues).forEach((oid, byColumn) -> out.put(modelName(rels.get(oid)[0], rels.get(oid)[1]), byColumn));
+    }
+    return out;
+  }
+
+  /**
    * The named tables (model names; those that no longer exist are simply absent) with every table
    * of the given schemas they have a foreign key to or from: enough to describe each named table
    * with its relationships both ways, without reading the whole catalog.
