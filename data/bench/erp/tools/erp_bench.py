@@ -3,11 +3,12 @@
 
   build: reads questions.src and offtopic.src (next to this script), runs every gold SQL on the
          database, derives gold_tables and gold_columns from EXPLAIN (VERBOSE, FORMAT JSON) and
-         writes ../questions.jsonl and ../offtopic.jsonl.
-  check: reads the two .jsonl files, runs every gold SQL again, re-derives the gold sets and fails
+         writes ../questions.jsonl and ../offtopic.jsonl; then does the same for values.src
+         (questions that name data values) into ../values.jsonl, ids erp-val-NNN.
+  check: reads the .jsonl files, runs every gold SQL again, re-derives the gold sets and fails
          on any difference, on a column missing from information_schema.columns, on a gold table
          not named in the SQL, on columns read from the SQL text that differ from the plan's, or on
-         a malformed off-topic row; then prints the counts.
+         a malformed off-topic row; then prints the counts (values.jsonl after the other two).
 
 The database must hold data/schemas/erp (schema.sql then data.sql). Connection: --url with a
 JDBC or postgresql:// URL, else the usual PGHOST/PGPORT/PGUSER/PGDATABASE environment.
@@ -295,12 +296,11 @@ def stats(questions, offtopic, row_counts):
     return out, used
 
 
-def build(db, args):
-    catalog = db.columns()
-    src = read_src(os.path.join(HERE, "questions.src"))
+def build_questions(db, args, catalog, src, prefix):
+    """In-scope rows built from (question, sql) pairs, ids prefix + NNN; returns rows, problems, row counts."""
     questions, failures, rows = [], 0, []
     for i, (question, sql) in enumerate(src, 1):
-        q = {"id": "erp-%03d" % i, "db_id": "erp", "question": question, "gold_sql": sql}
+        q = {"id": "%s%03d" % (prefix, i), "db_id": "erp", "question": question, "gold_sql": sql}
         try:
             tables, columns, problems = derive_gold(db, sql, catalog)
         except RuntimeError as e:
@@ -316,6 +316,13 @@ def build(db, args):
         if args.verbose:
             print("%s rows=%s tables=%s" % (q["id"], r, tables))
         questions.append(q)
+    return questions, failures, rows
+
+
+def build(db, args):
+    catalog = db.columns()
+    src = read_src(os.path.join(HERE, "questions.src"))
+    questions, failures, rows = build_questions(db, args, catalog, src, "erp-")
     off = []
     for i, (cat, text) in enumerate(read_offtopic_src(os.path.join(HERE, "offtopic.src")), 1):
         off.append({"id": "erp-off-%03d" % i, "db_id": "erp", "question": text, "gold_sql": None,
@@ -333,18 +340,37 @@ def build(db, args):
     lines, used = stats(questions, off, rows)
     print("\n".join(lines))
     print("tables never gold: " + ", ".join(t for t in catalog if t not in used))
+    failures += build_values(db, args, catalog, questions + off)
     if failures:
         print("%d problems" % failures, file=sys.stderr)
         return 1
     return 0
 
 
-def check(db, args):
-    catalog = db.columns()
-    with open(os.path.join(BENCH, "questions.jsonl"), encoding="utf-8") as f:
-        questions = [json.loads(l) for l in f if l.strip()]
-    with open(os.path.join(BENCH, "offtopic.jsonl"), encoding="utf-8") as f:
-        offtopic = [json.loads(l) for l in f if l.strip()]
+VALUES_SRC, VALUES_JSONL, VALUES_PREFIX = "values.src", "values.jsonl", "erp-val-"
+
+
+def build_values(db, args, catalog, others):
+    """values.src -> ../values.jsonl (questions that name data values); returns the number of problems."""
+    src = read_src(os.path.join(HERE, VALUES_SRC))
+    questions, failures, rows = build_questions(db, args, catalog, src, VALUES_PREFIX)
+    seen = {q["question"].lower() for q in others}
+    dup = [k for k, v in collections.Counter(q["question"].lower() for q in questions).items() if v > 1 or k in seen]
+    for d in dup:
+        print("duplicate question: %r" % d, file=sys.stderr)
+    failures += len(dup)
+    with open(os.path.join(BENCH, VALUES_JSONL), "w", encoding="utf-8") as f:
+        for q in questions:
+            f.write(json.dumps(q, ensure_ascii=False) + "\n")
+    lines, used = stats(questions, [], rows)
+    print("\n%s:" % VALUES_JSONL)
+    print("\n".join(lines[:-1]))
+    print("tables never gold: " + ", ".join(t for t in catalog if t not in used))
+    return failures
+
+
+def check_questions(db, catalog, questions):
+    """Problems of committed in-scope rows (printed); returns the number of rows with problems and row counts."""
     failures, rows = 0, []
     keys = ["id", "db_id", "question", "gold_sql", "gold_tables", "gold_columns"]
     for q in questions:
@@ -358,6 +384,36 @@ def check(db, args):
         for p in problems:
             print("%s: %s" % (q["id"], p), file=sys.stderr)
         failures += bool(problems)
+    return failures, rows
+
+
+def check_values(db, catalog, other_ids):
+    """Checks ../values.jsonl with the rules of questions.jsonl and prints its counts; returns its problems."""
+    with open(os.path.join(BENCH, VALUES_JSONL), encoding="utf-8") as f:
+        questions = [json.loads(l) for l in f if l.strip()]
+    failures, rows = check_questions(db, catalog, questions)
+    ids = [q["id"] for q in questions]
+    bad = [i for i in ids if not re.fullmatch(re.escape(VALUES_PREFIX) + r"\d{3}", i)]
+    if bad:
+        print("values ids without the prefix %s: %s" % (VALUES_PREFIX, bad), file=sys.stderr)
+        failures += 1
+    if len(ids) != len(set(ids)) or set(ids) & set(other_ids):
+        print("duplicate ids in %s" % VALUES_JSONL, file=sys.stderr)
+        failures += 1
+    lines, _ = stats(questions, [], rows)
+    print("\n%s:" % VALUES_JSONL)
+    print("\n".join(lines[:-1]))
+    print("%s: %s (%d questions with problems)" % (VALUES_JSONL, "FAILED" if failures else "ok", failures))
+    return failures
+
+
+def check(db, args):
+    catalog = db.columns()
+    with open(os.path.join(BENCH, "questions.jsonl"), encoding="utf-8") as f:
+        questions = [json.loads(l) for l in f if l.strip()]
+    with open(os.path.join(BENCH, "offtopic.jsonl"), encoding="utf-8") as f:
+        offtopic = [json.loads(l) for l in f if l.strip()]
+    failures, rows = check_questions(db, catalog, questions)
     for q in offtopic:
         if (q.get("gold_sql") is not None or q.get("gold_tables") != [] or q.get("gold_columns") != []
                 or q.get("category") not in OFFTOPIC_CATEGORIES or not q.get("question") or q.get("db_id") != "erp"):
@@ -369,6 +425,7 @@ def check(db, args):
         failures += 1
     lines, _ = stats(questions, offtopic, rows)
     print("\n".join(lines))
+    failures += check_values(db, catalog, ids)
     print("check: %s (%d questions with problems)" % ("FAILED" if failures else "ok", failures))
     return 1 if failures else 0
 

@@ -6,10 +6,10 @@ import java.util.Optional;
 /**
  * The absolute relevance gate: a question whose best evidence in the whole schema stays below
  * the gate is answered by no table, and gets an empty packet. The evidence is the best cosine
- * between the question and any table or column chunk, except a column's whose chunk carries values
- * sampled from the data: a city among a column's values ranks that column for "customers in Munich",
- * but is no reason to answer "the weather in Paris"; relevance is judged on what the schema says of
- * itself. It is absolute (not relative to the best hit, which always passes) and depends on the
+ * between the question and any table or column chunk, a column whose chunk carries values sampled
+ * from the data counting {@link #SAMPLED_PENALTY} less: a city among a column's values ranks that
+ * column for "customers in Munich", but is a weaker reason to answer "the weather in Paris" than
+ * what the schema says of itself. It is absolute (not relative to the best hit, which always passes) and depends on the
  * embedding model, so each model has its own calibrated gate ({@code ./schemarag calibrate}, figures
  * in the README).
  */
@@ -23,13 +23,25 @@ public final class RelevanceGate {
    */
   static final double VALUES_PENALTY = 0.06;
 
+  /**
+   * What a column's cosine gives up when its chunk carries values sampled from the data: its vector says
+   * what the data holds as well as what the column is. Chosen with the gate on the ERP sets (in-scope,
+   * off-topic, and questions that name values): excluding such columns refused in-scope questions that
+   * only their values answer ("top 5 networking products"), counting them in full let "the weather in
+   * Paris" through on a time zone column.
+   */
+  static final double SAMPLED_PENALTY = 0.03;
+
+  /** A column hit's cosine as evidence of relevance. */
+  static double evidence(TableEvidence.ColumnHit c) {
+    return c.sampled() ? c.score() - SAMPLED_PENALTY : c.score();
+  }
+
   /** The best absolute evidence of one table: its own chunk's or its best column's cosine. */
   static double relevance(TableEvidence e) {
     double best = Double.isNaN(e.denseTable) ? 0 : e.denseTable;
     for (TableEvidence.ColumnHit c : e.denseColumns) {
-      if (!c.sampled()) {
-        best = Math.max(best, c.score());
-      }
+      best = Math.max(best, evidence(c));
     }
     return best;
   }

@@ -433,9 +433,8 @@ public final class SchemaRetriever {
       best = Math.max(best, h.similarity());
     }
     for (DenseSearch.Hit h : dense.nearest(ChunkKind.COLUMN, q, 5)) {
-      if (!index.sampled(h.table(), h.subject().orElse(""))) {
-        best = Math.max(best, h.similarity());
-      }
+      String col = h.subject().orElse("");
+      best = Math.max(best, RelevanceGate.evidence(new TableEvidence.ColumnHit(col, h.similarity(), 1, index.sampled(h.table(), col))));
     }
     return best;
   }

@@ -179,17 +179,21 @@ class PacketCompletionTest {
   }
 
   @Test
-  void aColumnMatchedThroughItsSampledValuesRanksItsTableButDoesNotPassTheGate() {
+  void aColumnMatchedThroughItsSampledValuesCountsForLessAtTheGate() {
     // "What is the weather in Paris tomorrow?" is close to a timezone column whose values are Europe/Paris, Europe/Berlin.
     TableEvidence locations = new TableEvidence("hr.locations");
     locations.denseTable = 0.25;
     locations.denseColumns.add(new TableEvidence.ColumnHit("timezone", 0.37, 1, true));
-    Optional<SchemaContextPacket.Refusal> r = RelevanceGate.judge(RelevanceGate.closest(List.of(locations)), 0.36, () -> 0.0).refusal();
-    assertThat(r).isPresent();
-    assertThat(r.get().message()).contains("hr.locations").contains("0.25");
-    // The same cosine from what the schema says of the column passes.
+    RelevanceGate.Verdict v = RelevanceGate.judge(RelevanceGate.closest(List.of(locations)), 0.36, () -> 0.0);
+    assertThat(v.refusal()).isPresent();
+    assertThat(v.relevance()).isCloseTo(0.37 - RelevanceGate.SAMPLED_PENALTY, org.assertj.core.api.Assertions.within(1e-9));
+    assertThat(v.refusal().get().message()).contains("hr.locations").contains("0.34");
+    // The same cosine from what the schema says of the column passes, and so does a value that is much closer.
     locations.denseColumns.add(new TableEvidence.ColumnHit("city", 0.37, 1));
     assertThat(RelevanceGate.judge(RelevanceGate.closest(List.of(locations)), 0.36, () -> 0.0).refusal()).isEmpty();
+    TableEvidence categories = new TableEvidence("inventory.product_categories");
+    categories.denseColumns.add(new TableEvidence.ColumnHit("name", 0.40, 1, true));
+    assertThat(RelevanceGate.judge(RelevanceGate.closest(List.of(categories)), 0.36, () -> 0.0).refusal()).isEmpty();
   }
 
   @Test
