@@ -6,6 +6,7 @@ import dev.schemarag.core.config.SchemaragConfig;
 import dev.schemarag.core.config.SourceDatabase;
 import dev.schemarag.core.schema.ForeignKey;
 import dev.schemarag.core.schema.SchemaModel;
+import dev.schemarag.core.schema.Table;
 import dev.schemarag.core.source.PgCatalogReader;
 import dev.schemarag.core.store.ConnectionSource;
 import dev.schemarag.events.catalog.DdlEvent;
@@ -197,7 +198,7 @@ public final class IngestService implements AutoCloseable {
     SchemaModel all = reader.read(settings.databaseId(), settings.schemas());
     all.tables().forEach(t -> lastTargets.put(t.name(), targets(all, t.name())));
     // What the tables published before this start carried is not known: taken as what they carry now.
-    valuesWatch.published(all, all.tables().stream().map(dev.schemarag.core.schema.Table::name).toList());
+    valuesWatch.published(all, all.tables().stream().map(Table::name).toList());
     if (!installer.initialSnapshotDone(settings.databaseId())) {
       long now = System.currentTimeMillis();
       List<CatalogPublisher.TableUpdate> updates = new ArrayList<>();

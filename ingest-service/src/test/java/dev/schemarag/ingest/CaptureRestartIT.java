@@ -3,32 +3,22 @@ package dev.schemarag.ingest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.schemarag.contracts.TopicCatalog;
-import dev.schemarag.core.config.SchemaragConfig;
-import dev.schemarag.core.store.ConnectionSource;
 import dev.schemarag.events.catalog.DdlEvent;
-import dev.schemarag.infra.TestInfra;
 import dev.schemarag.infra.TopicAdmin;
-import dev.schemarag.service.ServiceSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Properties;
-import java.util.UUID;
 import java.util.function.Predicate;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -42,35 +32,25 @@ import org.junit.jupiter.api.io.TempDir;
 @Tag("integration")
 class CaptureRestartIT {
   @TempDir Path temp;
-  private final String run = UUID.randomUUID().toString().replace("-", "").substring(0, 8);
-  private final String schema = "restart_" + run;
-  private final ConnectionSource db = ConnectionSource.of(TestInfra.postgresUrl(), null, null);
-  private IngestService ingest;
+  private final IngestTestRun it = new IngestTestRun("restart");
+  private final String schema = it.schema;
 
   @AfterEach
   void cleanUp() throws SQLException {
-    if (ingest != null) {
-      ingest.close();
-    }
-    new AuditInstaller(db, "pub_" + run).dropSlot("slot_" + run);
-    sql("DROP PUBLICATION IF EXISTS pub_" + run, "DROP SCHEMA IF EXISTS " + schema + " CASCADE");
+    it.close();
   }
 
   @Test
   void aCaptureThatFailedStartsAgainAndDeliversTheChangeItFailedOn() throws Exception {
-    String bootstrap = TestInfra.kafkaBootstrap();
-    TopicCatalog topics = ServiceSettings.topics(SchemaragConfig.load(Optional.empty(), Map.of(),
-        Map.of("topics.prefix", "rs" + run, "topics.partitions", "1")));
-    TopicAdmin.createMissing(bootstrap, topics.all());
+    String bootstrap = it.bootstrap;
+    TopicCatalog topics = it.topics;
     sql("CREATE SCHEMA " + schema, "CREATE TABLE " + schema + ".customers (id int PRIMARY KEY)");
     Path docs = Files.createDirectories(temp.resolve("docs"));
     // A missing topic fails a send after max.block.ms: short, so the failure comes quickly.
     Map<String, Object> kafka = Map.of("bootstrap.servers", bootstrap, ProducerConfig.MAX_BLOCK_MS_CONFIG, 1500);
-    ingest = new IngestService(new IngestService.Settings("restart-" + run, List.of(schema), TestInfra.postgresUrl(), "", "",
-        "slot_" + run, "pub_" + run, docs, Duration.ofMillis(50), Map.of(), kafka), topics);
-    ingest.start();
+    IngestService ingest = it.start(it.settings(docs, kafka, 0, Duration.ZERO));
 
-    try (KafkaConsumer<byte[], byte[]> ddl = consumer(bootstrap); Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+    try (KafkaConsumer<byte[], byte[]> ddl = it.consumer(); Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
       ddl.subscribe(List.of(topics.ddl().name()));
       sql("CREATE TABLE " + schema + ".orders (id int PRIMARY KEY)");
       assertThat(await(ddl, topics, e -> String.valueOf(e.getObjectIdentity()).endsWith(".orders"), Duration.ofSeconds(60))).isTrue();
@@ -103,16 +83,6 @@ class CaptureRestartIT {
     assertThat(ingest.notReady()).isEmpty();
   }
 
-  private static KafkaConsumer<byte[], byte[]> consumer(String bootstrap) {
-    Properties p = new Properties();
-    p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-    p.put(ConsumerConfig.GROUP_ID_CONFIG, "restart-it-" + UUID.randomUUID());
-    p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-    p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-    p.put(ConsumerConfig.METADATA_MAX_AGE_CONFIG, 1000);
-    return new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer());
-  }
-
   private static boolean await(KafkaConsumer<byte[], byte[]> consumer, TopicCatalog topics, Predicate<DdlEvent> wanted, Duration timeout) {
     long deadline = System.nanoTime() + timeout.toNanos();
     List<String> seen = new ArrayList<>();
@@ -130,10 +100,6 @@ class CaptureRestartIT {
   }
 
   private void sql(String... statements) throws SQLException {
-    try (Connection c = db.open(); Statement s = c.createStatement()) {
-      for (String st : statements) {
-        s.execute(st);
-      }
-    }
+    it.sql(statements);
   }
 }
