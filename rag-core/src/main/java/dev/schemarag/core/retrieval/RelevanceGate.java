@@ -9,9 +9,9 @@ import java.util.Optional;
  * between the question and any table or column chunk, a column whose chunk carries values sampled
  * from the data counting {@link #SAMPLED_PENALTY} less: a city among a column's values ranks that
  * column for "customers in Munich", but is a weaker reason to answer "the weather in Paris" than
- * what the schema says of itself. It is absolute (not relative to the best hit, which always passes) and depends on the
- * embedding model, so each model has its own calibrated gate ({@code ./schemarag calibrate}, figures
- * in the README).
+ * what the schema says of itself. It is absolute (not relative to the best hit, which always
+ * passes) and depends on the embedding model, so each model has its own calibrated gate
+ * ({@code ./schemarag calibrate}, figures in the README).
  */
 public final class RelevanceGate {
   private RelevanceGate() {}

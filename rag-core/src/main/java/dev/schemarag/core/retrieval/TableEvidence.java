@@ -11,8 +11,8 @@ public final class TableEvidence {
 
   /**
    * One column's hit: its score, the specificity of its name (see {@link SchemaIndex#specificity}), and
-   * whether its chunk carries values sampled from the data (a dense hit of such a column ranks its table but
-   * does not make the question relevant: see {@link RelevanceGate}).
+   * whether its chunk carries values sampled from the data (a dense hit of such a column ranks its table in
+   * full but counts for less at the {@link RelevanceGate}).
    */
   public record ColumnHit(String column, double score, double specificity, boolean sampled) {
     public ColumnHit(String column, double score, double specificity) {
