@@ -203,8 +203,7 @@ public final class IngestService implements AutoCloseable {
       long now = System.currentTimeMillis();
       List<CatalogPublisher.TableUpdate> updates = new ArrayList<>();
       for (var t : all.tables()) {
-        updates.add(new CatalogPublisher.TableUpdate(CatalogSnapshots.key(settings.databaseId(), QualifiedName.ofModelName(t.name())),
-            Optional.of(CatalogSnapshots.of(all, t.name(), now, null))));
+        updates.add(snapshotOf(all, t.name(), now, null));
       }
       for (int i = 0; i < updates.size(); i += 200) {
         publisher.publish(Optional.empty(), updates.subList(i, Math.min(updates.size(), i + 200)));
@@ -244,8 +243,7 @@ public final class IngestService implements AutoCloseable {
         List<String> present = new ArrayList<>();
         for (String name : moved) {
           if (model.table(name).isPresent()) {
-            updates.add(new CatalogPublisher.TableUpdate(CatalogSnapshots.key(settings.databaseId(), QualifiedName.ofModelName(name)),
-                Optional.of(CatalogSnapshots.of(model, name, now, null))));
+            updates.add(snapshotOf(model, name, now, null));
             present.add(name);
           }
         }
@@ -347,10 +345,8 @@ public final class IngestService implements AutoCloseable {
       SchemaModel model = all.equals(snapshot) ? first : reader.readTables(settings.databaseId(), settings.schemas(), all);
       valuesWatch.published(model, all);
       for (String name : all) {
-        QualifiedName q = QualifiedName.ofModelName(name);
         if (model.table(name).isPresent()) {
-          updates.add(new CatalogPublisher.TableUpdate(CatalogSnapshots.key(settings.databaseId(), q),
-              Optional.of(CatalogSnapshots.of(model, name, now, sourceTs))));
+          updates.add(snapshotOf(model, name, now, sourceTs));
           lastTargets.put(name, targets(model, name));
         } else {
           // Gone again by now (a later DDL dropped it): its own drop event follows; a tombstone is right either way.
@@ -359,8 +355,7 @@ public final class IngestService implements AutoCloseable {
       }
     }
     for (String name : tombstone) {
-      updates.add(new CatalogPublisher.TableUpdate(CatalogSnapshots.key(settings.databaseId(), QualifiedName.ofModelName(name)),
-          Optional.empty()));
+      updates.add(tombstoneOf(name));
       lastTargets.remove(name);
       valuesWatch.gone(name);
     }
@@ -368,6 +363,17 @@ public final class IngestService implements AutoCloseable {
     published.addAndGet(updates.size());
     deliveredEvents.add(row.eventId());
     delivered.set(deliveredEvents.highest());
+  }
+
+  /** The table's snapshot as {@code model} describes it, keyed for the catalog topic. */
+  private CatalogPublisher.TableUpdate snapshotOf(SchemaModel model, String table, long now, Long sourceTs) {
+    return new CatalogPublisher.TableUpdate(CatalogSnapshots.key(settings.databaseId(), QualifiedName.ofModelName(table)),
+        Optional.of(CatalogSnapshots.of(model, table, now, sourceTs)));
+  }
+
+  /** The table's tombstone on the catalog topic. */
+  private CatalogPublisher.TableUpdate tombstoneOf(String table) {
+    return new CatalogPublisher.TableUpdate(CatalogSnapshots.key(settings.databaseId(), QualifiedName.ofModelName(table)), Optional.empty());
   }
 
   private static Set<String> targets(SchemaModel model, String table) {
@@ -424,8 +430,7 @@ public final class IngestService implements AutoCloseable {
     reader.read(settings.databaseId(), settings.schemas()).tables().forEach(t -> tables.add(t.name()));
     List<CatalogPublisher.TableUpdate> tombstones = new ArrayList<>();
     for (String name : tables) {
-      tombstones.add(new CatalogPublisher.TableUpdate(CatalogSnapshots.key(settings.databaseId(), QualifiedName.ofModelName(name)),
-          Optional.empty()));
+      tombstones.add(tombstoneOf(name));
     }
     for (int i = 0; i < tombstones.size(); i += 200) {
       publisher.publish(Optional.empty(), tombstones.subList(i, Math.min(tombstones.size(), i + 200)));
@@ -497,23 +502,21 @@ public final class IngestService implements AutoCloseable {
 
   /** A refresh publishing now finishes first: neither the publisher closes nor tombstones go out under it. */
   private void stopValuesRefresh() {
-    valuesRefresher.shutdownNow();
-    try {
-      if (!valuesRefresher.awaitTermination(30, TimeUnit.SECONDS)) {
-        LOG.warn("column values refresh of '{}' did not stop", settings.databaseId());
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    shutDown(valuesRefresher, 30, "column values refresh");
   }
 
   private void stopSupervisor() {
     closed = true;
-    supervisor.shutdownNow();
+    // a restart waiting for its engine to start is interrupted; the capture it made is closed after
+    shutDown(supervisor, 70, "DDL capture supervisor");
+  }
+
+  /** Interrupts the executor's task and waits for it to end, at most {@code seconds}. */
+  private void shutDown(ScheduledExecutorService executor, long seconds, String what) {
+    executor.shutdownNow();
     try {
-      // a restart waiting for its engine to start is interrupted; the capture it made is closed after
-      if (!supervisor.awaitTermination(70, TimeUnit.SECONDS)) {
-        LOG.warn("DDL capture supervisor of '{}' did not stop", settings.databaseId());
+      if (!executor.awaitTermination(seconds, TimeUnit.SECONDS)) {
+        LOG.warn("{} of '{}' did not stop", what, settings.databaseId());
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

@@ -74,10 +74,12 @@ public final class QueryServices {
     SchemaIndexCache indexes = new SchemaIndexCache(id -> {
       QuerySources.Source c = sourceOf.apply(id);
       try {
-        // With the column values the ingest service reads: indexed here, the catalog chunks as the indexer would.
-        SchemaModel model = new PgCatalogReader(c.catalog(), columnValues).read(id, c.database().schemas());
         List<Chunk> stored = source == IndexSource.CATALOG ? List.of() : store.load(id);
-        if (source == IndexSource.STORE || !stored.isEmpty()) {
+        boolean fromStore = source == IndexSource.STORE || !stored.isEmpty();
+        // Chunked here, the catalog carries the column values the ingest service reads, as the indexer's chunks would;
+        // the stored chunks carry their own, so the statistics are not read for them.
+        SchemaModel model = new PgCatalogReader(c.catalog(), fromStore ? 0 : columnValues).read(id, c.database().schemas());
+        if (fromStore) {
           // The live indexer keeps the store in step with the catalog and the docs.
           return new SchemaIndex(model, stored, retrieval);
         }

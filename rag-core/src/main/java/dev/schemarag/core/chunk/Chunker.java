@@ -73,12 +73,14 @@ public final class Chunker {
       c.comment().ifPresent(facts::add);
       cd.flatMap(TableDoc.ColumnDoc::description).filter(d -> !facts.contains(d)).ifPresent(facts::add);
       // The doc's domain is the owner's word on the values; without one, what the statistics sampled of them.
-      cd.flatMap(TableDoc.ColumnDoc::domain).or(() -> values(c)).ifPresent(d -> facts.add("values: " + d));
+      Optional<String> domain = cd.flatMap(TableDoc.ColumnDoc::domain);
+      Optional<String> sampled = domain.isPresent() ? Optional.empty() : values(c);
+      domain.or(() -> sampled).ifPresent(d -> facts.add("values: " + d));
       if (!facts.isEmpty()) {
         e.append(": ").append(String.join(". ", facts));
       }
       chunks.add(make(db, name, ChunkKind.COLUMN, Optional.of(c.name()), related, keywords(c.name(), List.of()),
-          e.toString(), columnPrompt(name, c, cd)));
+          e.toString(), columnPrompt(name, c, cd, sampled)));
     }
 
     for (TableDoc.QueryPattern q : doc.map(TableDoc::queryPatterns).orElse(List.of())) {
@@ -228,7 +230,8 @@ public final class Chunker {
     return c.values().isEmpty() ? Optional.empty() : Optional.of(String.join(", ", c.values()));
   }
 
-  private static String columnPrompt(String table, Column c, Optional<TableDoc.ColumnDoc> cd) {
+  /** @param sampled the sampled values the column's embed text carries, which the prompt line ends with */
+  private static String columnPrompt(String table, Column c, Optional<TableDoc.ColumnDoc> cd, Optional<String> sampled) {
     StringBuilder sb = new StringBuilder(table).append('.').append(c.name()).append(' ').append(c.type());
     if (c.primaryKey()) {
       sb.append(" PK");
@@ -236,8 +239,7 @@ public final class Chunker {
     c.references().ifPresent(r -> sb.append(" FK→").append(r));
     Optional<String> text = c.comment().or(() -> cd.flatMap(TableDoc.ColumnDoc::description));
     text.ifPresent(t -> sb.append(" -- ").append(t));
-    // Only values its embed text carries: a documented domain is the schema's own word, not data.
-    values(c).filter(v -> cd.flatMap(TableDoc.ColumnDoc::domain).isEmpty()).ifPresent(v -> sb.append(COLUMN_VALUES_SEPARATOR).append(v));
+    sampled.ifPresent(v -> sb.append(COLUMN_VALUES_SEPARATOR).append(v));
     return sb.toString();
   }
 

@@ -32,16 +32,16 @@ public final class RelevanceGate {
    */
   static final double SAMPLED_PENALTY = 0.03;
 
-  /** A column hit's cosine as evidence of relevance. */
-  static double evidence(TableEvidence.ColumnHit c) {
-    return c.sampled() ? c.score() - SAMPLED_PENALTY : c.score();
+  /** A column's cosine as evidence of relevance. */
+  static double evidence(double cosine, boolean sampled) {
+    return sampled ? cosine - SAMPLED_PENALTY : cosine;
   }
 
   /** The best absolute evidence of one table: its own chunk's or its best column's cosine. */
   static double relevance(TableEvidence e) {
     double best = Double.isNaN(e.denseTable) ? 0 : e.denseTable;
     for (TableEvidence.ColumnHit c : e.denseColumns) {
-      best = Math.max(best, evidence(c));
+      best = Math.max(best, evidence(c.score(), c.sampled()));
     }
     return best;
   }

@@ -433,8 +433,7 @@ public final class SchemaRetriever {
       best = Math.max(best, h.similarity());
     }
     for (DenseSearch.Hit h : dense.nearest(ChunkKind.COLUMN, q, 5)) {
-      String col = h.subject().orElse("");
-      best = Math.max(best, RelevanceGate.evidence(new TableEvidence.ColumnHit(col, h.similarity(), 1, index.sampled(h.table(), col))));
+      best = Math.max(best, RelevanceGate.evidence(h.similarity(), index.sampled(h.table(), h.subject().orElse(""))));
     }
     return best;
   }
