@@ -225,6 +225,14 @@ public final class Chunker {
     return cut < 0 ? "" : p.substring(cut + COLUMN_VALUES_SEPARATOR.length());
   }
 
+  /**
+   * The values of a {@link #columnValues} line, each apart. A value that holds ", " itself comes back
+   * in parts: each part is still text of the column's data.
+   */
+  public static List<String> splitValues(String line) {
+    return line.isBlank() ? List.of() : java.util.Arrays.stream(line.split(", ")).map(String::strip).filter(v -> !v.isEmpty()).toList();
+  }
+
   /** A categorical column's sampled values as one line, or empty. */
   static Optional<String> values(Column c) {
     return c.values().isEmpty() ? Optional.empty() : Optional.of(String.join(", ", c.values()));

@@ -23,6 +23,9 @@ import org.pcollections.PMap;
  * gloss its comment or doc gives in parentheses ("Open positions (vacancies)"), by a short comment
  * that is a name in itself, or by a column name that only this table has. Stems are compared as
  * phrases, so "leave requests" names {@code hr.leave_requests} but "leave" alone does not.
+ *
+ * <p>Apart from these names, a value sampled from a table's data that no other table holds names the
+ * table by its data ({@link #namedByValue}): "the Gym Pass" is a benefit plan, "Karla" an employee.
  */
 final class NamedTables {
 
@@ -36,6 +39,8 @@ final class NamedTables {
   /** Per normalized column name, how many tables have it. */
   private final Map<String, Integer> columnTables;
   private final SchemaModel model;
+  /** Per sampled value (as stems), how many tables hold it: a value names its table only when no other holds it. */
+  private final PMap<List<String>, Integer> valueTables;
 
   private record Role(List<String> phrase, String target) {}
 
@@ -46,8 +51,10 @@ final class NamedTables {
    * @param withNames whether the table has a column that holds a name
    * @param glossed the tables it points at that its own comment or doc names ("Employees who answer
    *     support tickets": an agent is an employee, and that is where its name is)
+   * @param values the values sampled from its data, as stems, each once
    */
-  private record Names(List<List<String>> phrases, List<ColumnPhrase> columns, List<Role> roles, boolean withNames, Set<String> glossed) {}
+  private record Names(List<List<String>> phrases, List<ColumnPhrase> columns, List<Role> roles, boolean withNames, Set<String> glossed,
+                       Set<List<String>> values) {}
 
   /** Words that ask for a person, a name, or a grouping: the answer shows a name from a lookup table. */
   private static final Set<String> NAME_CUES = Set.of("who", "whom", "whose", "which", "name", "names", "per", "each", "by");
@@ -55,21 +62,27 @@ final class NamedTables {
   /**
    * @param glossText per table, the text its comment and doc give (the overview chunk's text)
    * @param columnTables per normalized column name, how many tables have it
+   * @param values per table, the values sampled from its data (none for a table missing)
    */
-  NamedTables(SchemaModel model, Map<String, String> glossText, Map<String, Integer> columnTables) {
+  NamedTables(SchemaModel model, Map<String, String> glossText, Map<String, Integer> columnTables, Map<String, List<String>> values) {
     this.model = model;
     this.columnTables = columnTables;
     Map<String, Names> byTable = new HashMap<>();
+    Map<List<String>, Integer> valueTables = new HashMap<>();
     for (Table t : model.tables()) {
-      byTable.put(t.name(), names(model, t, glossText.get(t.name())));
+      Names n = names(model, t, glossText.get(t.name()), values.getOrDefault(t.name(), List.of()));
+      byTable.put(t.name(), n);
+      n.values().forEach(v -> valueTables.merge(v, 1, Integer::sum));
     }
     this.byTable = HashTreePMap.from(byTable);
+    this.valueTables = HashTreePMap.from(valueTables);
   }
 
-  private NamedTables(PMap<String, Names> byTable, SchemaModel model, Map<String, Integer> columnTables) {
+  private NamedTables(PMap<String, Names> byTable, SchemaModel model, Map<String, Integer> columnTables, PMap<List<String>, Integer> valueTables) {
     this.model = model;
     this.byTable = byTable;
     this.columnTables = columnTables;
+    this.valueTables = valueTables;
   }
 
   /**
@@ -77,18 +90,37 @@ final class NamedTables {
    * them): their names are read again, the others' are kept.
    *
    * @param glossText the gloss text of the changed tables that have one
+   * @param values the sampled values of the changed tables that have some
    */
-  NamedTables withTables(SchemaModel next, Set<String> changed, Map<String, String> glossText, Map<String, Integer> nextColumnTables) {
+  NamedTables withTables(SchemaModel next, Set<String> changed, Map<String, String> glossText, Map<String, Integer> nextColumnTables,
+                         Map<String, List<String>> values) {
     PMap<String, Names> copy = byTable;
+    PMap<List<String>, Integer> counts = valueTables;
     for (String name : changed) {
+      Names before = byTable.get(name);
+      for (List<String> v : before == null ? Set.<List<String>>of() : before.values()) {
+        int n = counts.getOrDefault(v, 0) - 1;
+        counts = n <= 0 ? counts.minus(v) : counts.plus(v, n);
+      }
       Optional<Table> t = next.table(name);
-      copy = t.isPresent() ? copy.plus(name, names(next, t.get(), glossText.get(name))) : copy.minus(name);
+      if (t.isPresent()) {
+        Names now = names(next, t.get(), glossText.get(name), values.getOrDefault(name, List.of()));
+        copy = copy.plus(name, now);
+        for (List<String> v : now.values()) {
+          counts = counts.plus(v, counts.getOrDefault(v, 0) + 1);
+        }
+      } else {
+        copy = copy.minus(name);
+      }
     }
-    return new NamedTables(copy, next, nextColumnTables);
+    return new NamedTables(copy, next, nextColumnTables, counts);
   }
 
-  /** @param gloss the table's overview text, or null */
-  private static Names names(SchemaModel model, Table t, String gloss) {
+  /**
+   * @param gloss the table's overview text, or null
+   * @param sampled the values sampled from its data
+   */
+  private static Names names(SchemaModel model, Table t, String gloss, List<String> sampled) {
     boolean withNames = t.columns().stream().anyMatch(c -> Identifiers.words(c.name()).contains("name"));
     List<Role> r = new ArrayList<>();
     for (var fk : model.outgoing(t.name())) {
@@ -134,7 +166,9 @@ final class NamedTables {
         glossed.add(fk.toTable());
       }
     }
-    return new Names(List.copyOf(p), List.copyOf(columns), List.copyOf(r), withNames, Set.copyOf(glossed));
+    Set<List<String>> values = new LinkedHashSet<>();
+    sampled.forEach(v -> add(values, v));
+    return new Names(List.copyOf(p), List.copyOf(columns), List.copyOf(r), withNames, Set.copyOf(glossed), Set.copyOf(values));
   }
 
   /** A table's names by its identifier alone (what another table's gloss would call it). */
@@ -159,6 +193,48 @@ final class NamedTables {
       Names n = byTable.get(t);
       if (n != null && names(question, n)) {
         out.add(t);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The tables among {@code candidates} that the question names by a value of their data: a value no
+   * other table's data holds, with a word no other table says in its names, comments, docs or values
+   * ("who signed up for the Gym Pass": the plan of that name; "Karla": an employee). A value whose words
+   * other tables use too ("email" as a channel, "pending" as a status that another table documents)
+   * says what the question is about, not which table holds it. Of two values matched at one place, the
+   * longer names: "Berlin Central" is a warehouse, and the city "Berlin" inside it names no table.
+   *
+   * @param heldElsewhere whether a stem is said by a table other than the given one
+   */
+  Set<String> namedByValue(List<String> question, Iterable<String> candidates, java.util.function.BiPredicate<String, String> heldElsewhere) {
+    if (valueTables.isEmpty()) {
+      return Set.of();
+    }
+    record Match(String table, int start, int end) {
+      boolean within(Match o) {
+        return o.start <= start && end <= o.end && o.end - o.start > end - start;
+      }
+    }
+    List<Match> matches = new ArrayList<>();
+    for (String t : candidates) {
+      Names n = byTable.get(t);
+      for (List<String> v : n == null ? Set.<List<String>>of() : n.values()) {
+        if (valueTables.getOrDefault(v, 0) != 1) {
+          continue;
+        }
+        for (int at = phraseFrom(question, v, 0); at >= 0; at = phraseFrom(question, v, at + 1)) {
+          if (!v.stream().allMatch(w -> heldElsewhere.test(w, t))) {
+            matches.add(new Match(t, at, at + v.size()));
+          }
+        }
+      }
+    }
+    Set<String> out = new LinkedHashSet<>();
+    for (Match m : matches) {
+      if (matches.stream().noneMatch(m::within)) {
+        out.add(m.table());
       }
     }
     return out;
@@ -223,17 +299,23 @@ final class NamedTables {
     return n != null && n.withNames();
   }
 
-  /** Whether {@code phrase} occurs in {@code text} as consecutive stems. */
-  static boolean containsPhrase(List<String> text, List<String> phrase) {
+  /** Where {@code phrase} first occurs in {@code text} as consecutive stems from {@code from} on; -1 when it does not. */
+  static int phraseFrom(List<String> text, List<String> phrase, int from) {
     outer:
-    for (int i = 0; i + phrase.size() <= text.size(); i++) {
+    for (int i = from; i + phrase.size() <= text.size(); i++) {
       for (int j = 0; j < phrase.size(); j++) {
         if (!text.get(i + j).equals(phrase.get(j))) {
           continue outer;
         }
       }
-      return true;
+      return i;
     }
-    return false;
+    return -1;
   }
+
+  /** Whether {@code phrase} occurs in {@code text} as consecutive stems. */
+  static boolean containsPhrase(List<String> text, List<String> phrase) {
+    return phraseFrom(text, phrase, 0) >= 0;
+  }
+
 }

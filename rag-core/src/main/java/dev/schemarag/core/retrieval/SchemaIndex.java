@@ -130,7 +130,7 @@ public final class SchemaIndex {
     }
     this.moduleOf = HashTreePMap.from(moduleOf);
     this.patterns = HashTreePMap.from(patterns);
-    this.named = new NamedTables(model, glossText(byTable, byTable.keySet()), this.columnDf);
+    this.named = new NamedTables(model, glossText(byTable, byTable.keySet()), this.columnDf, valuesOf(byTable, byTable.keySet()));
     this.moduleDocs = Set.copyOf(moduleText.keySet());
     this.moduleIndex = moduleText.size() < 2 ? null : LexicalIndex.of(moduleText.entrySet().stream()
         .map(e -> moduleDoc(e.getKey(), e.getValue().toString())).toList(), settings.bm25K1(), settings.bm25B());
@@ -283,7 +283,7 @@ public final class SchemaIndex {
       renamed.addAll(model.neighbours(name));
       renamed.addAll(next.neighbours(name));
     }
-    NamedTables nextNamed = named.withTables(next, renamed, glossText(nextChunks, renamed), nextColumnDf);
+    NamedTables nextNamed = named.withTables(next, renamed, glossText(nextChunks, renamed), nextColumnDf, valuesOf(nextChunks, renamed));
 
     // The documents of the modules the changed tables left or joined, rebuilt from their tables' chunks.
     Set<String> nextModuleDocs = new LinkedHashSet<>(moduleDocs);
@@ -429,6 +429,21 @@ public final class SchemaIndex {
         if (c.kind() == ChunkKind.OVERVIEW) {
           out.put(t, c.embedText());
         }
+      }
+    }
+    return out;
+  }
+
+  /** Per table that has some, the values sampled from its data that its column chunks carry, each value apart. */
+  private static Map<String, List<String>> valuesOf(Map<String, List<Chunk>> chunks, Collection<String> tables) {
+    Map<String, List<String>> out = new HashMap<>();
+    for (String t : tables) {
+      List<String> values = new ArrayList<>();
+      for (String line : sampledValues(chunksOf(chunks, t)).values()) {
+        values.addAll(Chunker.splitValues(line));
+      }
+      if (!values.isEmpty()) {
+        out.put(t, values);
       }
     }
     return out;

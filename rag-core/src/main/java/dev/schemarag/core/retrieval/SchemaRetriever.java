@@ -272,6 +272,9 @@ public final class SchemaRetriever {
     ranked.forEach(e -> byName.put(e.table, e));
     List<String> stems = SchemaAnalyzer.stems(question);
     Set<String> namedByQuestion = index.named.named(stems, byName.keySet());
+    // A value of the data ("the Gym Pass") names its table too. It joins the packet beside the named tables and is
+    // no selector feature: the selector was fitted on names alone (the same packets either way on the ERP sets).
+    Set<String> namedByValue = index.named.namedByValue(stems, byName.keySet(), index.lexical::heldElsewhere);
     List<TableEvidence> leading = ranked.subList(0, Math.min(TableSelector.CANDIDATES, ranked.size()));
     TableSelector.Context context = new TableSelector.Context(model::neighbours,
         unitsOf(leading), moduleScores, namedByQuestion, questionRelevance);
@@ -302,7 +305,9 @@ public final class SchemaRetriever {
     Set<String> chosenModules = new LinkedHashSet<>();
     chosen.forEach(e -> chosenModules.add(e.module));
     List<TableEvidence> named = new ArrayList<>();
-    for (String t : namedByQuestion) {
+    Set<String> namedAtAll = new LinkedHashSet<>(namedByQuestion);
+    namedAtAll.addAll(namedByValue);
+    for (String t : namedAtAll) {
       if (!inPacket.contains(t) && belongsWith(t, chosenModules, inPacket)) {
         named.add(byName.get(t));
       }

@@ -47,6 +47,7 @@ import org.apache.lucene.search.CollectionStatistics;
 import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.FieldDoc;
 import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.Sort;
 import org.apache.lucene.search.SortField;
@@ -367,6 +368,22 @@ public final class LexicalIndex {
     StringBuilder sb = new StringBuilder(c.embedText());
     c.subject().ifPresent(s -> sb.append(' ').append(Identifiers.readable(s)));
     return sb.toString();
+  }
+
+  /**
+   * Whether a live document of another table than the given one has the stem in its text: its names,
+   * comments, docs, column names or sampled values. A stem no other table says is that table's own.
+   */
+  public boolean heldElsewhere(String stem, String table) {
+    Query q = new BooleanQuery.Builder()
+        .add(new TermQuery(new Term(TEXT, stem)), BooleanClause.Occur.MUST)
+        .add(new TermQuery(new Term(TABLE, table)), BooleanClause.Occur.MUST_NOT)
+        .build();
+    try {
+      return searcher.count(q) > 0;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   /** Top chunks of one kind for a question; BM25 scores, highest first. */

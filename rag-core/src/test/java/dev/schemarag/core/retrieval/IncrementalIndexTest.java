@@ -384,6 +384,33 @@ class IncrementalIndexTest {
   }
 
   @Test
+  void aValueOnlyOneTablesDataHoldsNamesItInEveryVersion() {
+    Catalog catalog = erp();
+    Table warehouses = catalog.tables.get("inventory.warehouses");
+    catalog.tables.put(warehouses.name(), new Table(warehouses.name(), warehouses.comment(), warehouses.columns().stream()
+        .map(c -> c.name().equals("city") ? c.withValues(List.of("Porto", "Lyon")) : c).toList(), warehouses.module()));
+    SchemaModel before = catalog.model();
+    SchemaIndex index = new SchemaIndex(before, chunks(before).values().stream().flatMap(List::stream).toList(), SETTINGS);
+    List<String> all = before.tables().stream().map(Table::name).toList();
+    List<String> question = SchemaAnalyzer.stems("units on hand in Porto");
+    assertThat(index.named.namedByValue(question, all, index.lexical::heldElsewhere)).containsExactly("inventory.warehouses");
+
+    // Customers now hold the city too: it names neither table, in the updated index as in one built from scratch.
+    Table customers = catalog.tables.get("sales.customers");
+    List<Column> cols = new ArrayList<>(customers.columns());
+    cols.add(col("city", "text", null).withValues(List.of("Porto")));
+    catalog.tables.put(customers.name(), new Table(customers.name(), customers.comment(), cols, customers.module()));
+    SchemaModel after = catalog.model();
+    SchemaIndex updated = apply(index, before, after, new InMemoryChunkStore());
+    SchemaIndex scratch = new SchemaIndex(after, chunks(after).values().stream().flatMap(List::stream).toList(), SETTINGS);
+    assertThat(updated.named.namedByValue(question, all, updated.lexical::heldElsewhere)).isEmpty();
+    assertThat(scratch.named.namedByValue(question, all, scratch.lexical::heldElsewhere)).isEmpty();
+    // "Lyon" is still the warehouses' own.
+    assertThat(updated.named.namedByValue(SchemaAnalyzer.stems("stock in Lyon"), all, updated.lexical::heldElsewhere))
+        .containsExactly("inventory.warehouses");
+  }
+
+  @Test
   void aRolesViewOfAnUpdatedIndexIsTheViewOfTheFinalState() {
     Catalog catalog = erp();
     SchemaModel before = catalog.model();

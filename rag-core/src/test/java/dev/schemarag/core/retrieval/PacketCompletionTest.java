@@ -48,7 +48,7 @@ class PacketCompletionTest {
   private static NamedTables named(SchemaModel model) {
     Map<String, Integer> df = new java.util.HashMap<>();
     model.tables().forEach(t -> t.columns().forEach(c -> df.merge(SchemaIndex.normalizedColumn(c.name()), 1, Integer::sum)));
-    return new NamedTables(model, Map.of(), df);
+    return new NamedTables(model, Map.of(), df, Map.of());
   }
 
   private static List<String> stems(String q) {
@@ -79,6 +79,68 @@ class PacketCompletionTest {
     SchemaModel model = erp();
     assertThat(named(model).named(stems("average hire date per year"), model.tables().stream().map(Table::name).toList()))
         .containsExactly("hr.employees");
+  }
+
+  private static NamedTables namedWithValues(SchemaModel model, Map<String, List<String>> values) {
+    return new NamedTables(model, Map.of(), Map.of(), values);
+  }
+
+  /** A table says a stem when it is among the words of its name or of its values given here. */
+  private static java.util.function.BiPredicate<String, String> saidElsewhere(SchemaModel model, Map<String, List<String>> values) {
+    return (stem, table) -> model.tables().stream().filter(t -> !t.name().equals(table))
+        .anyMatch(t -> stems(t.name().replace('.', ' ').replace('_', ' ')).contains(stem)
+            || values.getOrDefault(t.name(), List.of()).stream().anyMatch(v -> stems(v).contains(stem)));
+  }
+
+  @Test
+  void aValueOfItsDataThatNoOtherTableSaysNamesTheTable() {
+    SchemaModel model = erp();
+    Map<String, List<String>> values = Map.of("hr.employees", List.of("Karla", "Luis"), "hr.departments", List.of("Engineering", "Sales"),
+        "hr.leave_requests", List.of("pending", "approved"));
+    NamedTables n = namedWithValues(model, values);
+    List<String> all = model.tables().stream().map(Table::name).toList();
+    var elsewhere = saidElsewhere(model, values);
+    assertThat(n.namedByValue(stems("How much commission do we still owe Karla Schmidt?"), all, elsewhere)).containsExactly("hr.employees");
+    assertThat(n.namedByValue(stems("headcount of the Engineering department"), all, elsewhere)).containsExactly("hr.departments");
+    // "Sales" is also a module's and its tables' word: it says what the question is about, not which table holds it.
+    assertThat(n.namedByValue(stems("sales last month"), all, elsewhere)).isEmpty();
+    // Only tables among the candidates are named.
+    assertThat(n.namedByValue(stems("Karla"), List.of("hr.departments"), elsewhere)).isEmpty();
+  }
+
+  @Test
+  void aValueTwoTablesHoldNamesNeither() {
+    SchemaModel model = erp();
+    Map<String, List<String>> values = Map.of("hr.leave_requests", List.of("pending"), "support.agents", List.of("pending"));
+    assertThat(namedWithValues(model, values).namedByValue(stems("pending requests"), model.tables().stream().map(Table::name).toList(),
+        saidElsewhere(model, values))).isEmpty();
+  }
+
+  @Test
+  void ofTwoValuesMatchedAtOnePlaceTheLongerNames() {
+    SchemaModel model = erp();
+    // The city "Berlin" of one table and the site "Berlin Central" of another: the question names the site.
+    Map<String, List<String>> values = Map.of("hr.departments", List.of("Berlin"), "inventory.products", List.of("Berlin Central"));
+    NamedTables n = namedWithValues(model, values);
+    List<String> all = model.tables().stream().map(Table::name).toList();
+    var nobodyElse = (java.util.function.BiPredicate<String, String>) (stem, table) -> false;
+    assertThat(n.namedByValue(stems("stock at Berlin Central"), all, nobodyElse)).containsExactly("inventory.products");
+    assertThat(n.namedByValue(stems("staff in Berlin"), all, nobodyElse)).containsExactly("hr.departments");
+  }
+
+  @Test
+  void anUpdatedTableCountsItsValuesAnew() {
+    SchemaModel model = erp();
+    NamedTables n = namedWithValues(model, Map.of("hr.employees", List.of("Karla")));
+    List<String> all = model.tables().stream().map(Table::name).toList();
+    var nobodyElse = (java.util.function.BiPredicate<String, String>) (stem, table) -> false;
+    assertThat(n.namedByValue(stems("Karla"), all, nobodyElse)).containsExactly("hr.employees");
+    // Another table's data now holds the value too: neither is named by it; once it is gone again, the first is.
+    NamedTables both = n.withTables(model, Set.of("support.agents"), Map.of(), Map.of(), Map.of("support.agents", List.of("Karla")));
+    assertThat(both.namedByValue(stems("Karla"), all, nobodyElse)).isEmpty();
+    NamedTables again = both.withTables(model, Set.of("support.agents"), Map.of(), Map.of(), Map.of());
+    assertThat(again.namedByValue(stems("Karla"), all, nobodyElse)).containsExactly("hr.employees");
+    assertThat(n.namedByValue(stems("Karla"), all, nobodyElse)).containsExactly("hr.employees");
   }
 
   @Test

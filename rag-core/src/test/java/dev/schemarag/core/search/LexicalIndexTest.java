@@ -49,6 +49,20 @@ class LexicalIndexTest {
   }
 
   @Test
+  void aStemOnlyOneTableSaysIsNotHeldElsewhereUntilAnotherSaysItToo() {
+    LexicalIndex index = LexicalIndex.of(List.of(
+        new LexicalIndex.Doc("w.city", "w", "column", Optional.of("city"), "warehouses city: values: Porto, Lyon"),
+        new LexicalIndex.Doc("c.name", "c", "column", Optional.of("name"), "customers name"),
+        new LexicalIndex.Doc("c", "c", "overview", Optional.empty(), "Customers in every city")), 1.5, 0.75, 60_000);
+    assertThat(index.heldElsewhere("porto", "w")).isFalse();
+    assertThat(index.heldElsewhere("porto", "c")).isTrue();
+    assertThat(index.heldElsewhere("citi", "w")).isTrue();
+    LexicalIndex next = index.withTables(Map.of("c", List.of(
+        new LexicalIndex.Doc("c.city", "c", "column", Optional.of("city"), "customers city: values: Porto"))));
+    assertThat(next.heldElsewhere("porto", "w")).isTrue();
+  }
+
+  @Test
   void aVersionReplacedLongerAgoThanTheGraceNoLongerAnswers() throws Exception {
     List<LexicalIndex.Doc> all = new ArrayList<>(docs("a", 0));
     all.addAll(docs("b", 0));
