@@ -200,15 +200,16 @@ final class NamedTables {
 
   /**
    * The tables among {@code candidates} that the question names by a value of their data: a value no
-   * other table's data holds, with a word no other table says in its names, comments, docs or values
-   * ("who signed up for the Gym Pass": the plan of that name; "Karla": an employee). A value whose words
-   * other tables use too ("email" as a channel, "pending" as a status that another table documents)
-   * says what the question is about, not which table holds it. Of two values matched at one place, the
-   * longer names: "Berlin Central" is a warehouse, and the city "Berlin" inside it names no table.
+   * other table's data holds, which no other table says in its names, comments, docs or values ("who
+   * signed up for the Gym Pass": the plan of that name; "Karla": an employee; "warehouse operators": a
+   * job title, though "warehouse" alone is said by many tables). A value that other tables say too
+   * ("email" as a channel, "pending" as a status that another table documents) says what the question
+   * is about, not which table holds it. Of two values matched at one place, the longer names: "Berlin
+   * Central" is a warehouse, and the city "Berlin" inside it names no table.
    *
-   * @param heldElsewhere whether a stem is said by a table other than the given one
+   * @param heldElsewhere whether a value (as stems) is said by a table other than the given one
    */
-  Set<String> namedByValue(List<String> question, Iterable<String> candidates, java.util.function.BiPredicate<String, String> heldElsewhere) {
+  Set<String> namedByValue(List<String> question, Iterable<String> candidates, java.util.function.BiPredicate<List<String>, String> heldElsewhere) {
     if (valueTables.isEmpty()) {
       return Set.of();
     }
@@ -225,7 +226,7 @@ final class NamedTables {
           continue;
         }
         for (int at = phraseFrom(question, v, 0); at >= 0; at = phraseFrom(question, v, at + 1)) {
-          if (!v.stream().allMatch(w -> heldElsewhere.test(w, t))) {
+          if (!heldElsewhere.test(v, t)) {
             matches.add(new Match(t, at, at + v.size()));
           }
         }

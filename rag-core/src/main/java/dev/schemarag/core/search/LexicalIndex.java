@@ -47,6 +47,7 @@ import org.apache.lucene.search.CollectionStatistics;
 import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.FieldDoc;
 import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.PhraseQuery;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.Sort;
@@ -371,12 +372,21 @@ public final class LexicalIndex {
   }
 
   /**
-   * Whether a live document of another table than the given one has the stem in its text: its names,
-   * comments, docs, column names or sampled values. A stem no other table says is that table's own.
+   * Whether a live document of another table than the given one says the phrase (stems in order, a
+   * stop word between them allowed) in its text: its names, comments, docs, column names or sampled
+   * values. A phrase no other table says is that table's own.
    */
-  public boolean heldElsewhere(String stem, String table) {
+  public boolean heldElsewhere(List<String> stems, String table) {
+    Query said;
+    if (stems.size() == 1) {
+      said = new TermQuery(new Term(TEXT, stems.get(0)));
+    } else {
+      PhraseQuery.Builder phrase = new PhraseQuery.Builder().setSlop(PHRASE_SLOP);
+      stems.forEach(w -> phrase.add(new Term(TEXT, w)));
+      said = phrase.build();
+    }
     Query q = new BooleanQuery.Builder()
-        .add(new TermQuery(new Term(TEXT, stem)), BooleanClause.Occur.MUST)
+        .add(said, BooleanClause.Occur.MUST)
         .add(new TermQuery(new Term(TABLE, table)), BooleanClause.Occur.MUST_NOT)
         .build();
     try {
@@ -385,6 +395,9 @@ public final class LexicalIndex {
       throw new UncheckedIOException(e);
     }
   }
+
+  /** Positions a phrase's words may stand apart beyond their order: the stop words analysis dropped between them. */
+  private static final int PHRASE_SLOP = 2;
 
   /** Top chunks of one kind for a question; BM25 scores, highest first. */
   public List<Hit> search(String question, ChunkKind kind, int limit) {

@@ -85,11 +85,11 @@ class PacketCompletionTest {
     return new NamedTables(model, Map.of(), Map.of(), values);
   }
 
-  /** A table says a stem when it is among the words of its name or of its values given here. */
-  private static java.util.function.BiPredicate<String, String> saidElsewhere(SchemaModel model, Map<String, List<String>> values) {
-    return (stem, table) -> model.tables().stream().filter(t -> !t.name().equals(table))
-        .anyMatch(t -> stems(t.name().replace('.', ' ').replace('_', ' ')).contains(stem)
-            || values.getOrDefault(t.name(), List.of()).stream().anyMatch(v -> stems(v).contains(stem)));
+  /** A table says a phrase when its name or one of its values given here holds it. */
+  private static java.util.function.BiPredicate<List<String>, String> saidElsewhere(SchemaModel model, Map<String, List<String>> values) {
+    return (phrase, table) -> model.tables().stream().filter(t -> !t.name().equals(table))
+        .anyMatch(t -> NamedTables.containsPhrase(stems(t.name().replace('.', ' ').replace('_', ' ')), phrase)
+            || values.getOrDefault(t.name(), List.of()).stream().anyMatch(v -> NamedTables.containsPhrase(stems(v), phrase)));
   }
 
   @Test
@@ -123,7 +123,7 @@ class PacketCompletionTest {
     Map<String, List<String>> values = Map.of("hr.departments", List.of("Berlin"), "inventory.products", List.of("Berlin Central"));
     NamedTables n = namedWithValues(model, values);
     List<String> all = model.tables().stream().map(Table::name).toList();
-    var nobodyElse = (java.util.function.BiPredicate<String, String>) (stem, table) -> false;
+    var nobodyElse = (java.util.function.BiPredicate<List<String>, String>) (phrase, table) -> false;
     assertThat(n.namedByValue(stems("stock at Berlin Central"), all, nobodyElse)).containsExactly("inventory.products");
     assertThat(n.namedByValue(stems("staff in Berlin"), all, nobodyElse)).containsExactly("hr.departments");
   }
@@ -133,7 +133,7 @@ class PacketCompletionTest {
     SchemaModel model = erp();
     NamedTables n = namedWithValues(model, Map.of("hr.employees", List.of("Karla")));
     List<String> all = model.tables().stream().map(Table::name).toList();
-    var nobodyElse = (java.util.function.BiPredicate<String, String>) (stem, table) -> false;
+    var nobodyElse = (java.util.function.BiPredicate<List<String>, String>) (phrase, table) -> false;
     assertThat(n.namedByValue(stems("Karla"), all, nobodyElse)).containsExactly("hr.employees");
     // Another table's data now holds the value too: neither is named by it; once it is gone again, the first is.
     NamedTables both = n.withTables(model, Set.of("support.agents"), Map.of(), Map.of(), Map.of("support.agents", List.of("Karla")));

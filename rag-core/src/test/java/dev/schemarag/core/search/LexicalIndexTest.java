@@ -49,17 +49,23 @@ class LexicalIndexTest {
   }
 
   @Test
-  void aStemOnlyOneTableSaysIsNotHeldElsewhereUntilAnotherSaysItToo() {
+  void aPhraseOnlyOneTableSaysIsNotHeldElsewhereUntilAnotherSaysItToo() {
     LexicalIndex index = LexicalIndex.of(List.of(
         new LexicalIndex.Doc("w.city", "w", "column", Optional.of("city"), "warehouses city: values: Porto, Lyon"),
+        new LexicalIndex.Doc("w.name", "w", "column", Optional.of("name"), "warehouses name: values: Porto South, Berlin Central"),
         new LexicalIndex.Doc("c.name", "c", "column", Optional.of("name"), "customers name"),
-        new LexicalIndex.Doc("c", "c", "overview", Optional.empty(), "Customers in every city")), 1.5, 0.75, 60_000);
-    assertThat(index.heldElsewhere("porto", "w")).isFalse();
-    assertThat(index.heldElsewhere("porto", "c")).isTrue();
-    assertThat(index.heldElsewhere("citi", "w")).isTrue();
+        new LexicalIndex.Doc("c", "c", "overview", Optional.empty(), "Customers in every city, south of the river")), 1.5, 0.75, 60_000);
+    assertThat(index.heldElsewhere(List.of("porto"), "w")).isFalse();
+    assertThat(index.heldElsewhere(List.of("porto"), "c")).isTrue();
+    assertThat(index.heldElsewhere(List.of("citi"), "w")).isTrue();
+    // Both words are said elsewhere, the phrase is not.
+    assertThat(index.heldElsewhere(List.of("porto", "south"), "w")).isFalse();
     LexicalIndex next = index.withTables(Map.of("c", List.of(
-        new LexicalIndex.Doc("c.city", "c", "column", Optional.of("city"), "customers city: values: Porto"))));
-    assertThat(next.heldElsewhere("porto", "w")).isTrue();
+        new LexicalIndex.Doc("c.city", "c", "column", Optional.of("city"), "customers city: values: Porto"),
+        new LexicalIndex.Doc("c.site", "c", "column", Optional.of("site"), "customers site: the Porto of the South"))));
+    assertThat(next.heldElsewhere(List.of("porto"), "w")).isTrue();
+    // Stop words between the words are allowed ("Porto of the South").
+    assertThat(next.heldElsewhere(List.of("porto", "south"), "w")).isTrue();
   }
 
   @Test
