@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.schemarag.core.config.ConfigKeys;
 import dev.schemarag.core.config.SchemaragConfig;
 import dev.schemarag.core.eval.BenchQuestion;
+import dev.schemarag.core.retrieval.RelevanceGate;
 import dev.schemarag.core.retrieval.RetrievalSettings;
 import dev.schemarag.core.retrieval.SchemaRetriever;
 import dev.schemarag.core.store.PgDenseSearch;
@@ -48,7 +49,7 @@ final class CalibrateCommand implements Callable<Integer> {
   Path jsonFile;
 
   /** One question's measured relevance. */
-  record Measured(String set, boolean inScope, double relevance) {}
+  record Measured(String set, boolean inScope, double relevance, boolean namesValue) {}
 
   @Override
   public Integer call() throws Exception {
@@ -125,18 +126,19 @@ final class CalibrateCommand implements Callable<Integer> {
       try (me.tongfei.progressbar.ProgressBar pb = new me.tongfei.progressbar.ProgressBarBuilder().setTaskName(set)
           .setInitialMax(questions.size()).build()) {
         for (BenchQuestion q : questions) {
-          long milli = retriever.retrieve(q.question()).metrics().getOrDefault("relevance_milli", 0L);
-          out.add(new Measured(set, !q.goldTables().isEmpty(), milli / 1000.0));
+          Map<String, Long> metrics = retriever.retrieve(q.question()).metrics();
+          out.add(new Measured(set, !q.goldTables().isEmpty(), metrics.getOrDefault("relevance_milli", 0L) / 1000.0,
+              metrics.getOrDefault("names_value", 0L) == 1));
           pb.step();
         }
       }
     }
   }
 
-  /** Share of the in-scope questions of {@code set} (or of all off-topic questions) below the gate. */
+  /** Share of the in-scope questions of {@code set} (or of all off-topic questions) the gate refuses. */
   private static double refusedShare(List<Measured> measured, String set, boolean inScope, double gate) {
     List<Measured> of = measured.stream().filter(m -> m.inScope() == inScope && (set == null || m.set().equals(set))).toList();
-    return of.isEmpty() ? 0 : (double) of.stream().filter(m -> m.relevance() < gate).count() / of.size();
+    return of.isEmpty() ? 0 : (double) of.stream().filter(m -> RelevanceGate.refuses(m.relevance(), m.namesValue(), gate)).count() / of.size();
   }
 
   private static double round(double v) {

@@ -210,6 +210,12 @@ final class NamedTables {
    * @param heldElsewhere whether a value (as stems) is said by a table other than the given one
    */
   Set<String> namedByValue(List<String> question, Iterable<String> candidates, java.util.function.BiPredicate<List<String>, String> heldElsewhere) {
+    return namedByValue(question, candidates, heldElsewhere, 1);
+  }
+
+  /** The same, by values of at least {@code minWords} words (as stems) only. */
+  Set<String> namedByValue(List<String> question, Iterable<String> candidates, java.util.function.BiPredicate<List<String>, String> heldElsewhere,
+                           int minWords) {
     if (valueTables.isEmpty()) {
       return Set.of();
     }
@@ -222,7 +228,7 @@ final class NamedTables {
     for (String t : candidates) {
       Names n = byTable.get(t);
       for (List<String> v : n == null ? Set.<List<String>>of() : n.values()) {
-        if (valueTables.getOrDefault(v, 0) != 1) {
+        if (v.size() < minWords || valueTables.getOrDefault(v, 0) != 1) {
           continue;
         }
         for (int at = phraseFrom(question, v, 0); at >= 0; at = phraseFrom(question, v, at + 1)) {

@@ -9,7 +9,8 @@ import java.util.Optional;
  * between the question and any table or column chunk, a column whose chunk carries values sampled
  * from the data counting {@link #SAMPLED_PENALTY} less: a city among a column's values ranks that
  * column for "customers in Munich", but is a weaker reason to answer "the weather in Paris" than
- * what the schema says of itself. It is absolute (not relative to the best hit, which always
+ * what the schema says of itself. A question that names a table by a value of its data in two words
+ * or more passes from {@link #VALUES_PENALTY} below the gate. It is absolute (not relative to the best hit, which always
  * passes) and depends on the embedding model, so each model has its own calibrated gate
  * ({@code ./schemarag calibrate}, figures in the README).
  */
@@ -58,6 +59,12 @@ public final class RelevanceGate {
   }
 
   /**
+   * Words a value of the data holds at least, for the question that says it to pass below the gate: one
+   * word ("hello", "Munich") is as often said by a question about something else.
+   */
+  static final int NAMED_VALUE_WORDS = 2;
+
+  /**
    * The question's relevance and, when a gate is set ({@code gate > 0}) and nothing reaches it, the
    * refusal. Only below the gate is the question without its values asked (an embedding and a dense
    * search more), and it counts {@link #VALUES_PENALTY} less.
@@ -65,15 +72,40 @@ public final class RelevanceGate {
    * @param withoutValues the best cosine of the question with its values taken out (see {@link QuestionValues})
    */
   static Verdict judge(Optional<TableEvidence> closest, double gate, java.util.function.DoubleSupplier withoutValues) {
-    double score = closest.map(RelevanceGate::relevance).orElse(0.0);
-    if (gate <= 0 || score >= gate) {
-      return new Verdict(score, Optional.empty());
-    }
-    score = Math.max(score, withoutValues.getAsDouble() - VALUES_PENALTY);
-    return new Verdict(score, score >= gate ? Optional.empty()
-        : Optional.of(new SchemaContextPacket.Refusal(closest.map(TableEvidence::table), score, gate)));
+    return judge(closest, gate, withoutValues, () -> false);
   }
 
-  /** The relevance a question was judged by, and the refusal when it missed the gate. */
-  record Verdict(double relevance, Optional<SchemaContextPacket.Refusal> refusal) {}
+  /**
+   * The same, and a question that says a value of one table's data in {@link #NAMED_VALUE_WORDS} words or
+   * more ("the Gym Pass", "the Porto hub", "software engineers": {@link NamedTables#namedByValue}) passes
+   * from {@link #VALUES_PENALTY} below the gate: the words its vector lacks are the data's, which no
+   * table's description says.
+   *
+   * @param namesAValue whether the question names a table by such a value; asked only below the gate
+   */
+  static Verdict judge(Optional<TableEvidence> closest, double gate, java.util.function.DoubleSupplier withoutValues,
+                       java.util.function.BooleanSupplier namesAValue) {
+    double score = closest.map(RelevanceGate::relevance).orElse(0.0);
+    if (gate <= 0 || score >= gate) {
+      return new Verdict(score, false, Optional.empty());
+    }
+    score = Math.max(score, withoutValues.getAsDouble() - VALUES_PENALTY);
+    boolean named = score < gate && namesAValue.getAsBoolean();
+    return new Verdict(score, named, refuses(score, named, gate)
+        ? Optional.of(new SchemaContextPacket.Refusal(closest.map(TableEvidence::table), score, gate)) : Optional.empty());
+  }
+
+  /**
+   * Whether a question of this relevance is refused at this gate, given whether it names a table by a
+   * value of {@link #NAMED_VALUE_WORDS} words or more: the rule of {@link #judge}, for calibrating the gate.
+   */
+  public static boolean refuses(double relevance, boolean namesAValue, double gate) {
+    return relevance < gate && !(namesAValue && relevance >= gate - VALUES_PENALTY);
+  }
+
+  /**
+   * The relevance a question was judged by, whether it names a table by a value (asked only below the
+   * gate; false above it), and the refusal when it missed the gate.
+   */
+  record Verdict(double relevance, boolean namesAValue, Optional<SchemaContextPacket.Refusal> refusal) {}
 }

@@ -225,6 +225,39 @@ class PacketCompletionTest {
   }
 
   @Test
+  void aQuestionNamingAValueOfTwoWordsPassesFromTheValuesPenaltyBelowTheGate() {
+    TableEvidence plans = new TableEvidence("hr.benefit_plans");
+    plans.denseTable = 0.33;
+    Optional<TableEvidence> closest = RelevanceGate.closest(List.of(plans));
+    java.util.concurrent.atomic.AtomicInteger asked = new java.util.concurrent.atomic.AtomicInteger();
+    RelevanceGate.Verdict named = RelevanceGate.judge(closest, 0.36, () -> 0.0, () -> asked.incrementAndGet() > 0);
+    assertThat(named.refusal()).isEmpty();
+    assertThat(named.namesAValue()).isTrue();
+    assertThat(RelevanceGate.judge(closest, 0.36, () -> 0.0, () -> false).refusal()).isPresent();
+    // Further below the gate than the values penalty, a value does not help.
+    assertThat(RelevanceGate.judge(closest, 0.40, () -> 0.0, () -> true).refusal()).isPresent();
+    // Above the gate the value is not asked for.
+    asked.set(0);
+    assertThat(RelevanceGate.judge(closest, 0.30, () -> 0.0, () -> asked.incrementAndGet() > 0).namesAValue()).isFalse();
+    assertThat(asked).hasValue(0);
+    // Calibration counts refusals by the same rule.
+    assertThat(RelevanceGate.refuses(0.33, true, 0.36)).isFalse();
+    assertThat(RelevanceGate.refuses(0.33, false, 0.36)).isTrue();
+    assertThat(RelevanceGate.refuses(0.29, true, 0.36)).isTrue();
+  }
+
+  @Test
+  void onlyAValueOfAtLeastTheGivenWordsCountsWhenAsked() {
+    SchemaModel model = erp();
+    NamedTables n = namedWithValues(model, Map.of("hr.departments", List.of("Gym Pass", "Lisbon")));
+    List<String> all = model.tables().stream().map(Table::name).toList();
+    var nobodyElse = (java.util.function.BiPredicate<List<String>, String>) (phrase, table) -> false;
+    assertThat(n.namedByValue(stems("the Gym Pass"), all, nobodyElse, RelevanceGate.NAMED_VALUE_WORDS)).containsExactly("hr.departments");
+    assertThat(n.namedByValue(stems("trains to Lisbon"), all, nobodyElse, RelevanceGate.NAMED_VALUE_WORDS)).isEmpty();
+    assertThat(n.namedByValue(stems("trains to Lisbon"), all, nobodyElse)).containsExactly("hr.departments");
+  }
+
+  @Test
   void aQuestionBelowTheGateIsRefusedNamingTheClosestTable() {
     TableEvidence weather = new TableEvidence("bike.weather");
     weather.denseTable = 0.28;
