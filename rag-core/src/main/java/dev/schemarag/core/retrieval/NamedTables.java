@@ -225,10 +225,12 @@ final class NamedTables {
       }
     }
     List<Match> matches = new ArrayList<>();
+    // A value whose first word the question does not say is passed over at once: a large schema has many.
+    Set<String> said = new java.util.HashSet<>(question);
     for (String t : candidates) {
       Names n = byTable.get(t);
       for (List<String> v : n == null ? Set.<List<String>>of() : n.values()) {
-        if (v.size() < minWords || valueTables.getOrDefault(v, 0) != 1) {
+        if (v.size() < minWords || !said.contains(v.get(0)) || valueTables.getOrDefault(v, 0) != 1) {
           continue;
         }
         for (int at = phraseFrom(question, v, 0); at >= 0; at = phraseFrom(question, v, at + 1)) {
