@@ -213,7 +213,10 @@ final class NamedTables {
     return namedByValue(question, candidates, heldElsewhere, 1);
   }
 
-  /** The same, by values of at least {@code minWords} words (as stems) only. */
+  /**
+   * The same, by values of at least {@code minWords} words (as stems) only, where values of one table
+   * said one after the other count as one: "Hugo Wagner" is a first name and a last name of the employees.
+   */
   Set<String> namedByValue(List<String> question, Iterable<String> candidates, java.util.function.BiPredicate<List<String>, String> heldElsewhere,
                            int minWords) {
     if (valueTables.isEmpty()) {
@@ -230,7 +233,7 @@ final class NamedTables {
     for (String t : candidates) {
       Names n = byTable.get(t);
       for (List<String> v : n == null ? Set.<List<String>>of() : n.values()) {
-        if (v.size() < minWords || !said.contains(v.get(0)) || valueTables.getOrDefault(v, 0) != 1) {
+        if (!said.contains(v.get(0)) || valueTables.getOrDefault(v, 0) != 1) {
           continue;
         }
         for (int at = phraseFrom(question, v, 0); at >= 0; at = phraseFrom(question, v, at + 1)) {
@@ -240,12 +243,22 @@ final class NamedTables {
         }
       }
     }
+    // Per table, the longest run of its values said one after the other.
+    Map<String, Integer> longest = new HashMap<>();
+    Map<String, int[]> run = new HashMap<>();
+    matches.stream().filter(m -> matches.stream().noneMatch(m::within)).sorted(java.util.Comparator.comparingInt(Match::start))
+        .forEach(m -> {
+          int[] r = run.get(m.table());
+          if (r != null && r[1] == m.start()) {
+            r[1] = m.end();
+          } else {
+            r = new int[] {m.start(), m.end()};
+            run.put(m.table(), r);
+          }
+          longest.merge(m.table(), r[1] - r[0], Math::max);
+        });
     Set<String> out = new LinkedHashSet<>();
-    for (Match m : matches) {
-      if (matches.stream().noneMatch(m::within)) {
-        out.add(m.table());
-      }
-    }
+    matches.stream().map(Match::table).distinct().filter(t -> longest.getOrDefault(t, 0) >= minWords).forEach(out::add);
     return out;
   }
 

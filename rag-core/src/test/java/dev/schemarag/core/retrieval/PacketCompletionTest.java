@@ -258,6 +258,19 @@ class PacketCompletionTest {
   }
 
   @Test
+  void valuesOfOneTableSaidOneAfterTheOtherCountAsOne() {
+    SchemaModel model = erp();
+    // A first name and a last name, two columns' values: "Hugo Wagner" is two words of the employees' data.
+    NamedTables n = namedWithValues(model, Map.of("hr.employees", List.of("Hugo", "Karla", "Wagner"), "hr.departments", List.of("Sales")));
+    List<String> all = model.tables().stream().map(Table::name).toList();
+    var nobodyElse = (java.util.function.BiPredicate<List<String>, String>) (phrase, table) -> false;
+    int two = RelevanceGate.NAMED_VALUE_WORDS;
+    assertThat(n.namedByValue(stems("What score did Hugo Wagner get?"), all, nobodyElse, two)).containsExactly("hr.employees");
+    assertThat(n.namedByValue(stems("Did Hugo meet Wagner?"), all, nobodyElse, two)).isEmpty();
+    assertThat(n.namedByValue(stems("Sales Karla"), all, nobodyElse, two)).isEmpty();
+  }
+
+  @Test
   void aQuestionBelowTheGateIsRefusedNamingTheClosestTable() {
     TableEvidence weather = new TableEvidence("bike.weather");
     weather.denseTable = 0.28;
