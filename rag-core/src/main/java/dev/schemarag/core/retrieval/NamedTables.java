@@ -236,10 +236,12 @@ final class NamedTables {
         if (!said.contains(v.get(0)) || valueTables.getOrDefault(v, 0) != 1) {
           continue;
         }
-        for (int at = phraseFrom(question, v, 0); at >= 0; at = phraseFrom(question, v, at + 1)) {
-          if (!heldElsewhere.test(v, t)) {
-            matches.add(new Match(t, at, at + v.size()));
-          }
+        int at = phraseFrom(question, v, 0);
+        if (at < 0 || heldElsewhere.test(v, t)) {
+          continue;
+        }
+        for (; at >= 0; at = phraseFrom(question, v, at + 1)) {
+          matches.add(new Match(t, at, at + v.size()));
         }
       }
     }
