@@ -44,7 +44,7 @@ class CaptureRestartIT {
   void aCaptureThatFailedStartsAgainAndDeliversTheChangeItFailedOn() throws Exception {
     String bootstrap = it.bootstrap;
     TopicCatalog topics = it.topics;
-    sql("CREATE SCHEMA " + schema, "CREATE TABLE " + schema + ".customers (id int PRIMARY KEY)");
+    it.sql("CREATE SCHEMA " + schema, "CREATE TABLE " + schema + ".customers (id int PRIMARY KEY)");
     Path docs = Files.createDirectories(temp.resolve("docs"));
     // A missing topic fails a send after max.block.ms: short, so the failure comes quickly.
     Map<String, Object> kafka = Map.of("bootstrap.servers", bootstrap, ProducerConfig.MAX_BLOCK_MS_CONFIG, 1500);
@@ -52,12 +52,12 @@ class CaptureRestartIT {
 
     try (KafkaConsumer<byte[], byte[]> ddl = it.consumer(); Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
       ddl.subscribe(List.of(topics.ddl().name()));
-      sql("CREATE TABLE " + schema + ".orders (id int PRIMARY KEY)");
+      it.sql("CREATE TABLE " + schema + ".orders (id int PRIMARY KEY)");
       assertThat(await(ddl, topics, e -> String.valueOf(e.getObjectIdentity()).endsWith(".orders"), Duration.ofSeconds(60))).isTrue();
       ddl.unsubscribe();
 
       admin.deleteTopics(List.of(topics.ddl().name())).all().get();
-      sql("CREATE TABLE " + schema + ".invoices (id int PRIMARY KEY)");
+      it.sql("CREATE TABLE " + schema + ".invoices (id int PRIMARY KEY)");
       long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
       Optional<String> problem = ingest.notReady();
       while (problem.isEmpty() && System.nanoTime() < deadline) {
@@ -71,7 +71,7 @@ class CaptureRestartIT {
       ddl.subscribe(List.of(topics.ddl().name()));
       assertThat(await(ddl, topics, e -> String.valueOf(e.getObjectIdentity()).endsWith(".invoices"), Duration.ofSeconds(120)))
           .as("the change the capture failed on is delivered after it started again").isTrue();
-      sql("CREATE TABLE " + schema + ".payments (id int PRIMARY KEY)");
+      it.sql("CREATE TABLE " + schema + ".payments (id int PRIMARY KEY)");
       assertThat(await(ddl, topics, e -> String.valueOf(e.getObjectIdentity()).endsWith(".payments"), Duration.ofSeconds(60)))
           .as("the capture streams again").isTrue();
     }
@@ -97,9 +97,5 @@ class CaptureRestartIT {
     }
     System.out.println("DDL events seen: " + seen);
     return false;
-  }
-
-  private void sql(String... statements) throws SQLException {
-    it.sql(statements);
   }
 }
