@@ -67,20 +67,12 @@ public final class RelevanceGate {
   /**
    * The question's relevance and, when a gate is set ({@code gate > 0}) and nothing reaches it, the
    * refusal. Only below the gate is the question without its values asked (an embedding and a dense
-   * search more), and it counts {@link #VALUES_PENALTY} less.
+   * search more), and it counts {@link #VALUES_PENALTY} less. A question that says a value of one table's
+   * data in {@link #NAMED_VALUE_WORDS} words or more ("the Gym Pass", "the Porto hub", "software
+   * engineers": {@link NamedTables#namedByValue}) passes from {@link #VALUES_PENALTY} below the gate: the
+   * words its vector lacks are the data's, which no table's description says.
    *
    * @param withoutValues the best cosine of the question with its values taken out (see {@link QuestionValues})
-   */
-  static Verdict judge(Optional<TableEvidence> closest, double gate, java.util.function.DoubleSupplier withoutValues) {
-    return judge(closest, gate, withoutValues, () -> false);
-  }
-
-  /**
-   * The same, and a question that says a value of one table's data in {@link #NAMED_VALUE_WORDS} words or
-   * more ("the Gym Pass", "the Porto hub", "software engineers": {@link NamedTables#namedByValue}) passes
-   * from {@link #VALUES_PENALTY} below the gate: the words its vector lacks are the data's, which no
-   * table's description says.
-   *
    * @param namesAValue whether the question names a table by such a value; asked only below the gate
    */
   static Verdict judge(Optional<TableEvidence> closest, double gate, java.util.function.DoubleSupplier withoutValues,

@@ -276,14 +276,14 @@ class PacketCompletionTest {
     weather.denseTable = 0.28;
     TableEvidence trips = new TableEvidence("bike.trips");
     trips.denseColumns.add(new TableEvidence.ColumnHit("duration", 0.22, 1));
-    Optional<SchemaContextPacket.Refusal> r = RelevanceGate.judge(RelevanceGate.closest(List.of(trips, weather)), 0.35, () -> 0.0).refusal();
+    Optional<SchemaContextPacket.Refusal> r = RelevanceGate.judge(RelevanceGate.closest(List.of(trips, weather)), 0.35, () -> 0.0, () -> false).refusal();
     assertThat(r).isPresent();
     assertThat(r.get().message()).contains("bike.weather").contains("0.28").contains("0.35");
     // A column's evidence counts as much as the table's own.
     trips.denseColumns.add(new TableEvidence.ColumnHit("start_station", 0.4, 1));
-    assertThat(RelevanceGate.judge(RelevanceGate.closest(List.of(trips, weather)), 0.35, () -> 0.0).refusal()).isEmpty();
+    assertThat(RelevanceGate.judge(RelevanceGate.closest(List.of(trips, weather)), 0.35, () -> 0.0, () -> false).refusal()).isEmpty();
     // No gate, no refusal.
-    assertThat(RelevanceGate.judge(Optional.empty(), 0, () -> 0.0).refusal()).isEmpty();
+    assertThat(RelevanceGate.judge(Optional.empty(), 0, () -> 0.0, () -> false).refusal()).isEmpty();
   }
 
   @Test
@@ -292,16 +292,16 @@ class PacketCompletionTest {
     TableEvidence locations = new TableEvidence("hr.locations");
     locations.denseTable = 0.25;
     locations.denseColumns.add(new TableEvidence.ColumnHit("timezone", 0.37, 1, true));
-    RelevanceGate.Verdict v = RelevanceGate.judge(RelevanceGate.closest(List.of(locations)), 0.36, () -> 0.0);
+    RelevanceGate.Verdict v = RelevanceGate.judge(RelevanceGate.closest(List.of(locations)), 0.36, () -> 0.0, () -> false);
     assertThat(v.refusal()).isPresent();
     assertThat(v.relevance()).isCloseTo(0.37 - RelevanceGate.SAMPLED_PENALTY, org.assertj.core.api.Assertions.within(1e-9));
     assertThat(v.refusal().get().message()).contains("hr.locations").contains("0.34");
     // The same cosine from what the schema says of the column passes, and so does a value that is much closer.
     locations.denseColumns.add(new TableEvidence.ColumnHit("city", 0.37, 1));
-    assertThat(RelevanceGate.judge(RelevanceGate.closest(List.of(locations)), 0.36, () -> 0.0).refusal()).isEmpty();
+    assertThat(RelevanceGate.judge(RelevanceGate.closest(List.of(locations)), 0.36, () -> 0.0, () -> false).refusal()).isEmpty();
     TableEvidence categories = new TableEvidence("inventory.product_categories");
     categories.denseColumns.add(new TableEvidence.ColumnHit("name", 0.40, 1, true));
-    assertThat(RelevanceGate.judge(RelevanceGate.closest(List.of(categories)), 0.36, () -> 0.0).refusal()).isEmpty();
+    assertThat(RelevanceGate.judge(RelevanceGate.closest(List.of(categories)), 0.36, () -> 0.0, () -> false).refusal()).isEmpty();
   }
 
   @Test
@@ -312,16 +312,16 @@ class PacketCompletionTest {
     RelevanceGate.Verdict v = RelevanceGate.judge(Optional.of(people), 0.35, () -> {
       asked[0]++;
       return 0.45;
-    });
+    }, () -> false);
     assertThat(v.refusal()).isEmpty();
     assertThat(v.relevance()).isCloseTo(0.45 - RelevanceGate.VALUES_PENALTY, org.assertj.core.api.Assertions.within(1e-9));
     assertThat(asked[0]).isEqualTo(1);
-    assertThat(RelevanceGate.judge(Optional.of(people), 0.35, () -> 0.40).refusal()).isPresent();
+    assertThat(RelevanceGate.judge(Optional.of(people), 0.35, () -> 0.40, () -> false).refusal()).isPresent();
     people.denseTable = 0.5;
     RelevanceGate.judge(Optional.of(people), 0.35, () -> {
       asked[0]++;
       return 0;
-    });
+    }, () -> false);
     assertThat(asked[0]).isEqualTo(1);
   }
 
