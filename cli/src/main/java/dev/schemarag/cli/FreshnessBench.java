@@ -102,6 +102,8 @@ final class FreshnessBench implements Callable<Integer> {
       if (own != null) {
         own.close();
       }
+      // The stopped cluster, the streams state and the docs are this run's only: nothing to keep.
+      dev.schemarag.infra.Files2.deleteTree(work);
     }
     return 0;
   }

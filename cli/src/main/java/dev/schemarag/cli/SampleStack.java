@@ -7,6 +7,7 @@ import dev.schemarag.core.docs.TableDoc;
 import dev.schemarag.core.source.PgCatalogReader;
 import dev.schemarag.core.store.ConnectionSource;
 import dev.schemarag.events.index.IndexUpdate;
+import dev.schemarag.infra.Files2;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -28,7 +29,7 @@ import java.util.concurrent.TimeUnit;
  * @param initial what the initial index of its own stack did (empty on the running demo's)
  */
 record SampleStack(SchemaragConfig config, String dbUrl, String bootstrap, ConnectionSource db, Map<String, TableDoc> docs,
-                   Optional<LocalStack> own, Optional<LivePipeline> pipeline, Optional<LivePipeline.InitialIndex> initial)
+                   Optional<LocalStack> own, Optional<LivePipeline> pipeline, Optional<LivePipeline.InitialIndex> initial, Path work)
     implements AutoCloseable {
 
   /** No index update for this long after every table was indexed: the live index has settled. */
@@ -58,7 +59,7 @@ record SampleStack(SchemaragConfig config, String dbUrl, String bootstrap, Conne
       String dbUrl = running.get().getProperty("db.url");
       return new SampleStack(config, dbUrl, running.get().getProperty("bootstrap.servers"),
           ConnectionSource.of(dbUrl, config.get(ConfigKeys.DB_USER), config.get(ConfigKeys.DB_PASSWORD)), docs, Optional.empty(), Optional.empty(),
-          Optional.empty());
+          Optional.empty(), work);
     }
     SchemaragConfig local = config.with(Map.of("local.dir", work.resolve("stack").toString(), "local.pg.name", name));
     LocalStack own = LocalStack.start(local, LocalStackState.at(local), System.out);
@@ -84,12 +85,13 @@ record SampleStack(SchemaragConfig config, String dbUrl, String bootstrap, Conne
         pipeline = null;
       }
       return new SampleStack(config, own.dbUrl, own.bootstrapServers, db, docs, Optional.of(own), Optional.ofNullable(pipeline),
-          Optional.of(initial));
+          Optional.of(initial), work);
     } catch (Exception e) {
       if (pipeline != null) {
         pipeline.close();
       }
       own.close();
+      Files2.deleteTree(work);
       throw e;
     }
   }
@@ -98,5 +100,7 @@ record SampleStack(SchemaragConfig config, String dbUrl, String bootstrap, Conne
   public void close() {
     pipeline.ifPresent(LivePipeline::close);
     own.ifPresent(LocalStack::close);
+    // Its own cluster, streams state and docs served this run only.
+    Files2.deleteTree(work);
   }
 }
