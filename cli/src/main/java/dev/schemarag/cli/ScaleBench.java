@@ -311,7 +311,9 @@ final class ScaleBench implements Callable<Integer> {
     overrides.put("local.pg.name", pgName);
     SchemaragConfig config = base.with(overrides);
     Map<String, Object> figures = new LinkedHashMap<>();
-    try (LocalStack stack = LocalStack.start(config, LocalStackState.at(config), System.out)) {
+    // Closed in reverse: the cluster stops, then its files (N tables' worth) and the streams state go; nothing is kept.
+    try (AutoCloseable workDir = () -> dev.schemarag.infra.Files2.deleteTree(work);
+         LocalStack stack = LocalStack.start(config, LocalStackState.at(config), System.out)) {
       ConnectionSource db = ConnectionSource.of(stack.dbUrl, config.get(ConfigKeys.DB_USER), config.get(ConfigKeys.DB_PASSWORD));
       long t0 = System.nanoTime();
       execute(db, ddl.statements());
@@ -612,22 +614,27 @@ final class ScaleBench implements Callable<Integer> {
     return out;
   }
 
-  /** The chunk table's heap and each of its indexes, and the embedding cache, in MB. */
+  /** The chunk table's and the searched texts' heap and each of their indexes (the HNSW graphs among them), and the embedding cache, in MB. */
   private static Map<String, Object> pgvectorSizes(ConnectionSource db) throws SQLException {
     Map<String, Object> out = new LinkedHashMap<>();
     String chunks = PgChunkStore.SCHEMA + ".chunks";
+    String texts = PgChunkStore.SCHEMA + "." + PgChunkStore.TEXTS;
     try (Connection c = db.open(); Statement s = c.createStatement()) {
       try (ResultSet rs = s.executeQuery("SELECT count(*), pg_table_size('" + chunks + "'), pg_indexes_size('" + chunks + "'),"
-          + " pg_total_relation_size('" + PgChunkStore.SCHEMA + ".embedding_cache') FROM " + chunks)) {
+          + " pg_total_relation_size('" + PgChunkStore.SCHEMA + ".embedding_cache'), (SELECT count(*) FROM " + texts + "),"
+          + " pg_table_size('" + texts + "'), pg_indexes_size('" + texts + "') FROM " + chunks)) {
         rs.next();
         out.put("chunk_rows", rs.getLong(1));
         out.put("chunks_table_mb", mbExact(rs.getLong(2)));
         out.put("chunks_indexes_mb", mbExact(rs.getLong(3)));
         out.put("embedding_cache_mb", mbExact(rs.getLong(4)));
+        out.put("text_rows", rs.getLong(5));
+        out.put("texts_table_mb", mbExact(rs.getLong(6)));
+        out.put("texts_indexes_mb", mbExact(rs.getLong(7)));
       }
       Map<String, Object> indexes = new LinkedHashMap<>();
       try (ResultSet rs = s.executeQuery("SELECT c.relname, pg_relation_size(c.oid) FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid"
-          + " WHERE i.indrelid = '" + chunks + "'::regclass ORDER BY c.relname")) {
+          + " WHERE i.indrelid IN ('" + chunks + "'::regclass, '" + texts + "'::regclass) ORDER BY c.relname")) {
         while (rs.next()) {
           indexes.put(rs.getString(1), mbExact(rs.getLong(2)));
         }

@@ -25,7 +25,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
-import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -37,18 +36,14 @@ class VectorIndexBuilderIT {
 
   private static final int DIMENSION = 8;
   private static final VectorIndexBuilder.Settings SETTINGS = new VectorIndexBuilder.Settings(Duration.ofMillis(500), "64MB");
-  private ConnectionSource server;
+  private TestInfra.ScratchDatabase database;
   private ConnectionSource db;
-  private String database;
   private PgChunkStore store;
 
   @BeforeEach
   void newDatabase() throws SQLException {
-    String url = TestInfra.postgresUrl();
-    server = ConnectionSource.of(url, null, null);
-    database = "vector_index_it_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
-    sql(server, "CREATE DATABASE " + database);
-    db = ConnectionSource.of(url.replaceFirst("^(jdbc:postgresql://[^/]+/)[^?]*", "$1" + database), null, null);
+    database = TestInfra.scratchDatabase("vector_index_it");
+    db = ConnectionSource.of(database.url(), null, null);
     // Every database and kind gets its graph from one row here; the threshold has a test of its own.
     store = new PgChunkStore(db, 1);
     store.ensureSchema(DIMENSION);
@@ -56,7 +51,7 @@ class VectorIndexBuilderIT {
 
   @AfterEach
   void dropDatabase() throws SQLException {
-    sql(server, "DROP DATABASE IF EXISTS " + database + " WITH (FORCE)");
+    database.close();
   }
 
   private static void sql(ConnectionSource to, String... statements) throws SQLException {
@@ -117,13 +112,13 @@ class VectorIndexBuilderIT {
   }
 
   private static String nearest(VectorIndex index) {
-    return "SELECT id FROM schemarag_index.chunks WHERE " + index.predicate() + " ORDER BY embedding <=> '[1,0,0,0,0,0,0,0]' LIMIT 3";
+    return "SELECT embed_hash FROM schemarag_index.chunk_texts WHERE " + index.predicate() + " ORDER BY embedding <=> '[1,0,0,0,0,0,0,0]' LIMIT 3";
   }
 
   private Set<String> vectorIndexNames() throws SQLException {
     Set<String> names = new HashSet<>();
     try (Connection c = db.open(); Statement s = c.createStatement();
-         ResultSet rs = s.executeQuery("SELECT indexname FROM pg_indexes WHERE schemaname = 'schemarag_index' AND indexname LIKE 'chunks_hnsw_%'")) {
+         ResultSet rs = s.executeQuery("SELECT indexname FROM pg_indexes WHERE schemaname = 'schemarag_index' AND indexdef LIKE '%USING hnsw%'")) {
       while (rs.next()) {
         names.add(rs.getString(1));
       }
@@ -203,10 +198,13 @@ class VectorIndexBuilderIT {
   void graphsNoDatabaseNeedsAreDroppedOnceTheirReplacementsExist() throws SQLException {
     storeChunks("kept");
     storeChunks("removed");
-    // One graph per kind for all databases, as earlier versions built it.
-    sql(db, "CREATE INDEX chunks_hnsw_column ON schemarag_index.chunks USING hnsw (embedding vector_cosine_ops) WHERE kind = 'column'");
+    // Graphs of earlier versions on the chunk table: one per kind for all databases, then one per database and kind.
+    sql(db, "CREATE INDEX chunks_hnsw_column ON schemarag_index.chunks USING hnsw (embedding vector_cosine_ops) WHERE kind = 'column'",
+        "CREATE INDEX chunks_hnsw_column_kept ON schemarag_index.chunks USING hnsw (embedding vector_cosine_ops)"
+            + " WHERE kind = 'column' AND database_id = 'kept'");
     store.buildVectorIndexes("64MB");
-    assertThat(vectorIndexNames()).doesNotContain("chunks_hnsw_column").contains(new VectorIndex("removed", ChunkKind.COLUMN).name());
+    assertThat(vectorIndexNames()).doesNotContain("chunks_hnsw_column", "chunks_hnsw_column_kept")
+        .contains(new VectorIndex("removed", ChunkKind.COLUMN).name());
 
     // A removed source: its chunks are deleted, its graphs go at the next build.
     store.delete(store.stored("removed", Optional.empty()).keySet(), Long.MAX_VALUE);
@@ -223,7 +221,7 @@ class VectorIndexBuilderIT {
     twoRowsUp.buildVectorIndexes("64MB");
     VectorIndex overview = new VectorIndex("tiny", ChunkKind.OVERVIEW);
     assertThat(vectorIndexNames()).containsExactly(new VectorIndex("tiny", ChunkKind.COLUMN).name());
-    assertThat(plan(nearest(overview))).contains("chunks_database_kind").doesNotContain("hnsw");
+    assertThat(plan(nearest(overview))).contains("chunk_texts_pkey").doesNotContain("hnsw");
     try (VectorIndexBuilder builder = new VectorIndexBuilder(twoRowsUp, this::idle, SETTINGS, () -> now[0])) {
       pass(Duration.ofSeconds(1));
       builder.check();

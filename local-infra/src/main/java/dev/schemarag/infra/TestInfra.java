@@ -26,6 +26,34 @@ public final class TestInfra {
     return postgresUrl;
   }
 
+  /**
+   * A database of its own on the test PostgreSQL, for a test that must start from an empty store:
+   * created with a random name, dropped with its connections on close.
+   */
+  public record ScratchDatabase(String name, String url) implements AutoCloseable {
+    @Override
+    public void close() throws java.sql.SQLException {
+      execute(postgresUrl(), "DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
+    }
+  }
+
+  /** A new database named {@code prefix} and a random suffix (a prefix of lower-case letters, digits and underscores). */
+  public static ScratchDatabase scratchDatabase(String prefix) throws java.sql.SQLException {
+    if (!prefix.matches("[a-z][a-z0-9_]*")) {
+      throw new IllegalArgumentException("a scratch database prefix is lower-case letters, digits and underscores, not " + prefix);
+    }
+    String name = prefix + "_" + java.util.UUID.randomUUID().toString().replace("-", "").substring(0, 10);
+    String server = postgresUrl();
+    execute(server, "CREATE DATABASE " + name);
+    return new ScratchDatabase(name, server.replaceFirst("^(jdbc:postgresql://[^/]+/)[^?]*", "$1" + name));
+  }
+
+  private static void execute(String url, String sql) throws java.sql.SQLException {
+    try (java.sql.Connection c = java.sql.DriverManager.getConnection(url); java.sql.Statement s = c.createStatement()) {
+      s.execute(sql);
+    }
+  }
+
   /** The shared in-process broker, or the user's ({@code SCHEMARAG_KAFKA_BOOTSTRAP_SERVERS}). */
   public static String kafkaBootstrap() {
     return Optional.ofNullable(System.getenv("SCHEMARAG_KAFKA_BOOTSTRAP_SERVERS")).filter(s -> !s.isBlank())

@@ -12,6 +12,11 @@ public interface DenseSearch {
   /** A dense hit: cosine similarity of one chunk. */
   record Hit(String table, Optional<String> subject, double similarity) {}
 
+  /**
+   * The nearest chunks, by descending similarity. A store may count {@code limit} in distinct texts and
+   * return every chunk of each (copies of one table in several schemas say the same texts), so the
+   * list can be longer than the limit.
+   */
   List<Hit> nearest(ChunkKind kind, float[] query, int limit);
 
   /** The nearest chunks to each of several vectors, in their order; a store may answer all of them in one round trip. */

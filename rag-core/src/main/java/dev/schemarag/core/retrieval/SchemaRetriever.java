@@ -128,10 +128,12 @@ public final class SchemaRetriever {
     for (DenseSearch.Hit h : dTables) {
       evidence(ev, h.table()).denseTable = h.similarity();
     }
+    // A column text that copies of one table share comes back once for each copy: its name's specificity is looked up once.
+    Map<String, Double> specificity = new HashMap<>();
     for (DenseSearch.Hit h : dColumns) {
       String col = h.subject().orElse("");
-      evidence(ev, h.table()).denseColumns.add(new TableEvidence.ColumnHit(col, h.similarity(), index.specificity(col),
-          index.sampled(h.table(), col)));
+      evidence(ev, h.table()).denseColumns.add(new TableEvidence.ColumnHit(col, h.similarity(),
+          specificity.computeIfAbsent(col, index::specificity), index.sampled(h.table(), col)));
     }
     for (DenseSearch.Hit h : dQueries) {
       TableEvidence e = evidence(ev, h.table());

@@ -15,8 +15,9 @@ import java.util.Optional;
 
 /**
  * Dense search of one database's chunks in pgvector over one open connection and a prepared
- * statement: a question costs one round trip per chunk kind, no connection set-up. Not for
- * concurrent use; give each worker its own.
+ * statement: a question costs one round trip per chunk kind, no connection set-up. It walks each
+ * distinct text once ({@link PgChunkStore#TEXTS}) and gives a text's similarity to every chunk that
+ * says it. Not for concurrent use; give each worker its own.
  */
 public final class PgDenseSearch implements DenseSearch, AutoCloseable {
 
@@ -75,19 +76,27 @@ public final class PgDenseSearch implements DenseSearch, AutoCloseable {
     queries.clear();
     within.clear();
     each.clear();
+    String texts = PgChunkStore.SCHEMA + "." + PgChunkStore.TEXTS;
+    String chunks = PgChunkStore.SCHEMA + ".chunks";
+    String sameText = "c.database_id = t.database_id AND c.kind = t.kind AND c.embed_hash = t.embed_hash";
     for (ChunkKind kind : PgChunkStore.SEARCHED_KINDS) {
       // The kind and the database are constants of the statement, written as the partial HNSW index's
-      // predicate, so that the planner picks that database's graph for this kind.
-      String rows = new PgChunkStore.VectorIndex(databaseId, kind).predicate();
-      queries.put(kind, connection.prepareStatement("SELECT table_name, subject, 1 - (embedding <=> ?) AS sim FROM "
-          + PgChunkStore.SCHEMA + ".chunks WHERE " + rows + " ORDER BY embedding <=> ? LIMIT ?"));
-      // Filtered while the index is scanned (iterative scan), so a narrow view still fills its limit.
-      within.put(kind, connection.prepareStatement("SELECT table_name, subject, 1 - (embedding <=> ?) AS sim FROM "
-          + PgChunkStore.SCHEMA + ".chunks WHERE " + rows + " AND table_name = ANY (?) ORDER BY embedding <=> ? LIMIT ?"));
+      // predicate, so that the planner picks that database's graph for this kind. The limit counts
+      // distinct texts; each comes back once for every chunk that says it (copies of one table).
+      PgChunkStore.VectorIndex index = new PgChunkStore.VectorIndex(databaseId, kind);
+      String rows = index.predicate();
+      queries.put(kind, connection.prepareStatement("SELECT c.table_name, c.subject, t.sim FROM (SELECT database_id, kind, embed_hash,"
+          + " 1 - (embedding <=> ?) AS sim FROM " + texts + " WHERE " + rows + " ORDER BY embedding <=> ? LIMIT ?) t JOIN " + chunks
+          + " c ON " + sameText));
+      // Filtered while the index is scanned (iterative scan, the chunks looked up for each text in turn),
+      // so a narrow view still fills its limit, counted in chunks.
+      within.put(kind, connection.prepareStatement("SELECT c.table_name, c.subject, 1 - (t.embedding <=> ?) AS sim FROM " + texts
+          + " t JOIN " + chunks + " c ON " + sameText + " WHERE " + index.predicate("t") + " AND c.table_name = ANY (?)"
+          + " ORDER BY t.embedding <=> ? LIMIT ?"));
       // One index scan per vector, all in one round trip; the vectors are bound as one text array, cast once.
-      each.put(kind, connection.prepareStatement("SELECT q.i, c.table_name, c.subject, c.sim FROM unnest(?::text[]::vector[]) WITH ORDINALITY"
-          + " AS q(v, i) CROSS JOIN LATERAL (SELECT table_name, subject, 1 - (embedding <=> q.v) AS sim FROM " + PgChunkStore.SCHEMA
-          + ".chunks WHERE " + rows + " ORDER BY embedding <=> q.v LIMIT ?) c"));
+      each.put(kind, connection.prepareStatement("SELECT q.i, c.table_name, c.subject, t.sim FROM unnest(?::text[]::vector[]) WITH ORDINALITY"
+          + " AS q(v, i) CROSS JOIN LATERAL (SELECT database_id, kind, embed_hash, 1 - (embedding <=> q.v) AS sim FROM " + texts
+          + " WHERE " + rows + " ORDER BY embedding <=> q.v LIMIT ?) t JOIN " + chunks + " c ON " + sameText));
     }
   }
 
@@ -169,7 +178,8 @@ public final class PgDenseSearch implements DenseSearch, AutoCloseable {
       }
       // relaxed_order may return slightly out of order: the output is always by descending similarity.
       out.sort((a, b) -> Double.compare(b.similarity(), a.similarity()));
-      return out.size() > limit ? List.copyOf(out.subList(0, limit)) : out;
+      // A view's limit counts chunks; the whole database's counts texts, each with all its chunks.
+      return view.isPresent() && out.size() > limit ? List.copyOf(out.subList(0, limit)) : out;
     } catch (SQLException e) {
       close();
       throw new StoreException("dense search failed: " + e.getMessage(), e);

@@ -1,0 +1,214 @@
+package dev.schemarag.core.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.schemarag.core.chunk.Chunk;
+import dev.schemarag.core.chunk.ChunkKind;
+import dev.schemarag.core.chunk.Chunker;
+import dev.schemarag.core.retrieval.DenseSearch;
+import dev.schemarag.core.schema.Column;
+import dev.schemarag.core.schema.SchemaModel;
+import dev.schemarag.core.schema.Table;
+import dev.schemarag.infra.TestInfra;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The searched texts table beside the chunks: each text once with how many chunks say it, kept by
+ * the store's triggers through inserts, updates and deletes, and searched once for all its copies.
+ */
+@Tag("integration")
+class ChunkTextsIT {
+
+  private static final int DIMENSION = 8;
+  private TestInfra.ScratchDatabase database;
+  private ConnectionSource db;
+  private PgChunkStore store;
+
+  @BeforeEach
+  void newDatabase() throws SQLException {
+    database = TestInfra.scratchDatabase("chunk_texts_it");
+    db = ConnectionSource.of(database.url(), null, null);
+    store = new PgChunkStore(db);
+    store.ensureSchema(DIMENSION);
+  }
+
+  @AfterEach
+  void dropDatabase() throws SQLException {
+    database.close();
+  }
+
+  private static void sql(ConnectionSource to, String... statements) throws SQLException {
+    try (Connection c = to.open(); Statement s = c.createStatement()) {
+      for (String st : statements) {
+        s.execute(st);
+      }
+    }
+  }
+
+  private static Column column(String name, String comment) {
+    return new Column(name, "text", true, Optional.empty(), Optional.of(comment), false, Optional.empty());
+  }
+
+  /** A region's copy of the departments table: its columns say what every other region's say. */
+  private static Table departments(String region, Column... extra) {
+    List<Column> columns = new ArrayList<>(List.of(column("name", "Department name"), column("cost_center", "Where its costs go")));
+    columns.addAll(List.of(extra));
+    return new Table(region + ".departments", Optional.of("Departments of " + region), columns, Optional.of(region));
+  }
+
+  private static List<Chunk> chunks(Table... tables) {
+    return Chunker.chunkAll(new SchemaModel("erp", List.of(tables), List.of()), Map.of());
+  }
+
+  /** A vector that only the text decides, as an embedding model's. */
+  private static float[] vectorOf(String embedHash) {
+    Random random = new Random(embedHash.hashCode());
+    float[] v = new float[DIMENSION];
+    for (int d = 0; d < DIMENSION; d++) {
+      v[d] = random.nextFloat() - 0.5f;
+    }
+    return v;
+  }
+
+  private void write(List<Chunk> chunks, long version) throws SQLException {
+    store.upsert(chunks, chunks.stream().map(c -> vectorOf(c.embedHash())).toList(), "it-model", version);
+  }
+
+  /** Stored texts of the searched kinds: embed hash to how many chunks say it. */
+  private Map<String, Integer> texts() throws SQLException {
+    Map<String, Integer> out = new HashMap<>();
+    try (Connection c = db.open(); Statement s = c.createStatement();
+         ResultSet rs = s.executeQuery("SELECT embed_hash, refs FROM " + PgChunkStore.SCHEMA + "." + PgChunkStore.TEXTS)) {
+      while (rs.next()) {
+        out.put(rs.getString(1), rs.getInt(2));
+      }
+    }
+    return out;
+  }
+
+  /** What the texts should be: every searched chunk's embed hash, counted. */
+  private Map<String, Integer> countedFromChunks() throws SQLException {
+    Map<String, Integer> out = new HashMap<>();
+    store.stored("erp", Optional.empty()).values().stream().filter(s -> PgChunkStore.SEARCHED_KINDS.contains(s.kind()))
+        .forEach(s -> out.merge(s.embedHash(), 1, Integer::sum));
+    return out;
+  }
+
+  private static Chunk column(List<Chunk> chunks, String table, String column) {
+    return chunks.stream().filter(c -> c.table().equals(table) && c.subject().equals(Optional.of(column))).findFirst().orElseThrow();
+  }
+
+  @Test
+  void copiesOfOneColumnAreOneTextAndEachComesBackFromOneSearchPlace() throws SQLException {
+    List<Chunk> chunks = chunks(departments("hr_benelux"), departments("hr_turkey"));
+    write(chunks, 1);
+    Chunk benelux = column(chunks, "hr_benelux.departments", "name");
+    Chunk turkey = column(chunks, "hr_turkey.departments", "name");
+    assertThat(benelux.embedHash()).isEqualTo(turkey.embedHash());
+    assertThat(texts()).containsEntry(benelux.embedHash(), 2).isEqualTo(countedFromChunks());
+
+    try (PgDenseSearch dense = new PgDenseSearch(db, "erp")) {
+      List<DenseSearch.Hit> hits = dense.nearest(ChunkKind.COLUMN, vectorOf(benelux.embedHash()), 1);
+      assertThat(hits).extracting(DenseSearch.Hit::table).containsExactlyInAnyOrder("hr_benelux.departments", "hr_turkey.departments");
+      assertThat(hits).extracting(DenseSearch.Hit::subject).containsOnly(Optional.of("name"));
+      assertThat(hits.get(0).similarity()).isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-6));
+      // Two places hold the name text and the next nearest one, whichever it is, with all its chunks.
+      assertThat(dense.nearest(ChunkKind.COLUMN, vectorOf(benelux.embedHash()), 2)).hasSizeGreaterThanOrEqualTo(3);
+    }
+  }
+
+  @Test
+  void aTextStaysWhileAnyChunkSaysItAndFollowsAChangedColumn() throws SQLException {
+    List<Chunk> v1 = chunks(departments("hr_benelux"), departments("hr_turkey"));
+    write(v1, 1);
+    String name = column(v1, "hr_benelux.departments", "name").embedHash();
+
+    // Turkey's name column gets a comment of its own: its text is new, Benelux's stays, counted once.
+    Table turkey = departments("hr_turkey");
+    List<Column> changed = new ArrayList<>(turkey.columns());
+    changed.set(0, column("name", "Department name in Turkish"));
+    List<Chunk> v2 = chunks(new Table(turkey.name(), turkey.comment(), changed, turkey.module()));
+    write(v2, 2);
+    String turkish = column(v2, "hr_turkey.departments", "name").embedHash();
+    assertThat(texts()).containsEntry(name, 1).containsEntry(turkish, 1).isEqualTo(countedFromChunks());
+
+    // Benelux goes: its texts go with it, the ones Turkey still says stay.
+    store.delete(store.stored("erp", Optional.of("hr_benelux.departments")).keySet(), 3);
+    assertThat(texts()).doesNotContainKey(name).containsEntry(turkish, 1).isEqualTo(countedFromChunks());
+
+    store.delete(store.stored("erp", Optional.empty()).keySet(), 4);
+    assertThat(texts()).isEmpty();
+  }
+
+  @Test
+  void aStoreOfAnEarlierVersionGetsItsTextsCountedOnStart() throws SQLException {
+    write(chunks(departments("hr_benelux"), departments("hr_turkey"), departments("hr_spain", column("budget", "Yearly budget"))), 1);
+    Map<String, Integer> expected = countedFromChunks();
+    // What an earlier version left: chunks only.
+    sql(db, "DROP TRIGGER chunk_texts_insert_delete ON " + PgChunkStore.SCHEMA + ".chunks",
+        "DROP TRIGGER chunk_texts_update ON " + PgChunkStore.SCHEMA + ".chunks",
+        "DROP TABLE " + PgChunkStore.SCHEMA + "." + PgChunkStore.TEXTS);
+
+    store.ensureSchema(DIMENSION);
+    assertThat(texts()).isEqualTo(expected).containsValue(3);
+    store.ensureSchema(DIMENSION);
+    assertThat(texts()).as("a second start counts nothing twice").isEqualTo(expected);
+  }
+
+  @Test
+  void writersThatShareTextsAllLandWhenTheyRunTogether() throws Exception {
+    int regions = 40;
+    List<List<Chunk>> perRegion = new ArrayList<>();
+    for (int r = 0; r < regions; r++) {
+      // Columns in another order in every region: writers meet the shared texts in different orders.
+      List<Column> extra = new ArrayList<>(List.of(column("budget", "Yearly budget"), column("head", "Who leads it"),
+          column("opened_on", "When it opened")));
+      java.util.Collections.rotate(extra, r);
+      perRegion.add(chunks(departments("hr_r" + r, extra.toArray(Column[]::new))));
+    }
+    ExecutorService pool = Executors.newFixedThreadPool(4);
+    try {
+      List<Future<?>> writes = new ArrayList<>();
+      for (List<Chunk> region : perRegion) {
+        writes.add(pool.submit(() -> {
+          write(region, 1);
+          return null;
+        }));
+      }
+      for (Future<?> w : writes) {
+        w.get();
+      }
+      assertThat(texts()).isEqualTo(countedFromChunks()).containsValue(regions);
+
+      writes.clear();
+      for (List<Chunk> region : perRegion.subList(0, regions / 2)) {
+        writes.add(pool.submit(() -> {
+          store.delete(region.stream().map(Chunk::id).toList(), 2);
+          return null;
+        }));
+      }
+      for (Future<?> w : writes) {
+        w.get();
+      }
+      assertThat(texts()).isEqualTo(countedFromChunks()).containsValue(regions / 2);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+}
