@@ -54,14 +54,6 @@ class VectorIndexBuilderIT {
     database.close();
   }
 
-  private static void sql(ConnectionSource to, String... statements) throws SQLException {
-    try (Connection c = to.open(); Statement s = c.createStatement()) {
-      for (String st : statements) {
-        s.execute(st);
-      }
-    }
-  }
-
   /** The test's clock (nanoseconds) and the indexer's last write on it. */
   private final long[] now = {Duration.ofHours(1).toNanos()};
   private long lastWrite = 0;
@@ -187,7 +179,7 @@ class VectorIndexBuilderIT {
 
     // What a concurrent build that failed half way leaves: an index PostgreSQL neither uses nor maintains.
     VectorIndex columns = new VectorIndex("it", ChunkKind.COLUMN);
-    sql(db, "UPDATE pg_index SET indisvalid = false WHERE indexrelid = 'schemarag_index." + columns.name() + "'::regclass");
+    database.execute("UPDATE pg_index SET indisvalid = false WHERE indexrelid = 'schemarag_index." + columns.name() + "'::regclass");
     assertThat(store.missingVectorIndexes()).containsExactly(columns);
     assertThat(store.buildVectorIndexes("64MB")).containsExactly(columns);
     assertThat(store.missingVectorIndexes()).isEmpty();
@@ -199,7 +191,7 @@ class VectorIndexBuilderIT {
     storeChunks("kept");
     storeChunks("removed");
     // Graphs of earlier versions on the chunk table: one per kind for all databases, then one per database and kind.
-    sql(db, "CREATE INDEX chunks_hnsw_column ON schemarag_index.chunks USING hnsw (embedding vector_cosine_ops) WHERE kind = 'column'",
+    database.execute("CREATE INDEX chunks_hnsw_column ON schemarag_index.chunks USING hnsw (embedding vector_cosine_ops) WHERE kind = 'column'",
         "CREATE INDEX chunks_hnsw_column_kept ON schemarag_index.chunks USING hnsw (embedding vector_cosine_ops)"
             + " WHERE kind = 'column' AND database_id = 'kept'");
     store.buildVectorIndexes("64MB");

@@ -31,9 +31,14 @@ public final class TestInfra {
    * created with a random name, dropped with its connections on close.
    */
   public record ScratchDatabase(String name, String url) implements AutoCloseable {
+    /** Runs statements in this database, each on its own (autocommit). */
+    public void execute(String... statements) throws java.sql.SQLException {
+      TestInfra.execute(url, statements);
+    }
+
     @Override
     public void close() throws java.sql.SQLException {
-      execute(postgresUrl(), "DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
+      TestInfra.execute(postgresUrl(), "DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
     }
   }
 
@@ -48,9 +53,11 @@ public final class TestInfra {
     return new ScratchDatabase(name, server.replaceFirst("^(jdbc:postgresql://[^/]+/)[^?]*", "$1" + name));
   }
 
-  private static void execute(String url, String sql) throws java.sql.SQLException {
+  private static void execute(String url, String... statements) throws java.sql.SQLException {
     try (java.sql.Connection c = java.sql.DriverManager.getConnection(url); java.sql.Statement s = c.createStatement()) {
-      s.execute(sql);
+      for (String sql : statements) {
+        s.execute(sql);
+      }
     }
   }
 

@@ -53,14 +53,6 @@ class ChunkTextsIT {
     database.close();
   }
 
-  private static void sql(ConnectionSource to, String... statements) throws SQLException {
-    try (Connection c = to.open(); Statement s = c.createStatement()) {
-      for (String st : statements) {
-        s.execute(st);
-      }
-    }
-  }
-
   private static Column column(String name, String comment) {
     return new Column(name, "text", true, Optional.empty(), Optional.of(comment), false, Optional.empty());
   }
@@ -161,7 +153,7 @@ class ChunkTextsIT {
     write(chunks(departments("hr_benelux"), departments("hr_turkey"), departments("hr_spain", column("budget", "Yearly budget"))), 1);
     Map<String, Integer> expected = countedFromChunks();
     // What an earlier version left: chunks only.
-    sql(db, "DROP TRIGGER chunk_texts_insert_delete ON " + PgChunkStore.SCHEMA + ".chunks",
+    database.execute("DROP TRIGGER chunk_texts_insert_delete ON " + PgChunkStore.SCHEMA + ".chunks",
         "DROP TRIGGER chunk_texts_update ON " + PgChunkStore.SCHEMA + ".chunks",
         "DROP TABLE " + PgChunkStore.SCHEMA + "." + PgChunkStore.TEXTS);
 
