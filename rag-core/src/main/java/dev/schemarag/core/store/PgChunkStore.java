@@ -227,7 +227,7 @@ public final class PgChunkStore implements ChunkStore {
 
   /**
    * One HNSW index per database and searched kind with at least {@link #vectorIndexMinRows} distinct
-   * stored texts. Fewer are searched exactly, through the (database, kind) index: cheap at that size, and
+   * stored texts. Fewer are searched exactly, through the text table's key: cheap at that size, and
    * tests and evals that make many small databases build no graph for each.
    */
   public List<VectorIndex> neededVectorIndexes() throws SQLException {
