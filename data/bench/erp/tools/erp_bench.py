@@ -322,6 +322,26 @@ def build_questions(db, args, catalog, src, prefix):
     return questions, failures, rows
 
 
+def read_jsonl(name):
+    with open(os.path.join(BENCH, name), encoding="utf-8") as f:
+        return [json.loads(l) for l in f if l.strip()]
+
+
+def write_jsonl(name, rows):
+    with open(os.path.join(BENCH, name), "w", encoding="utf-8") as f:
+        for q in rows:
+            f.write(json.dumps(q, ensure_ascii=False) + "\n")
+
+
+def duplicate_questions(rows, others=()):
+    """Prints each question said twice in rows, or already said in others; returns how many."""
+    seen = {q["question"].lower() for q in others}
+    dup = [k for k, v in collections.Counter(q["question"].lower() for q in rows).items() if v > 1 or k in seen]
+    for d in dup:
+        print("duplicate question: %r" % d, file=sys.stderr)
+    return len(dup)
+
+
 def build(db, args):
     catalog = db.columns()
     src = read_src(os.path.join(HERE, "questions.src"))
@@ -330,16 +350,9 @@ def build(db, args):
     for i, (cat, text) in enumerate(read_offtopic_src(os.path.join(HERE, "offtopic.src")), 1):
         off.append({"id": "erp-off-%03d" % i, "db_id": "erp", "question": text, "gold_sql": None,
                     "gold_tables": [], "gold_columns": [], "category": cat})
-    dup = [k for k, v in collections.Counter(q["question"].lower() for q in questions + off).items() if v > 1]
-    for d in dup:
-        print("duplicate question: %r" % d, file=sys.stderr)
-    failures += len(dup)
-    with open(os.path.join(BENCH, "questions.jsonl"), "w", encoding="utf-8") as f:
-        for q in questions:
-            f.write(json.dumps(q, ensure_ascii=False) + "\n")
-    with open(os.path.join(BENCH, "offtopic.jsonl"), "w", encoding="utf-8") as f:
-        for q in off:
-            f.write(json.dumps(q, ensure_ascii=False) + "\n")
+    failures += duplicate_questions(questions + off)
+    write_jsonl("questions.jsonl", questions)
+    write_jsonl("offtopic.jsonl", off)
     lines, used = stats(questions, off, rows)
     print("\n".join(lines))
     print("tables never gold: " + ", ".join(t for t in catalog if t not in used))
@@ -358,14 +371,8 @@ def build_values(db, args, catalog, others):
     """values.src -> ../values.jsonl (questions that name data values); returns the number of problems."""
     src = read_src(os.path.join(HERE, VALUES_SRC))
     questions, failures, rows = build_questions(db, args, catalog, src, VALUES_PREFIX)
-    seen = {q["question"].lower() for q in others}
-    dup = [k for k, v in collections.Counter(q["question"].lower() for q in questions).items() if v > 1 or k in seen]
-    for d in dup:
-        print("duplicate question: %r" % d, file=sys.stderr)
-    failures += len(dup)
-    with open(os.path.join(BENCH, VALUES_JSONL), "w", encoding="utf-8") as f:
-        for q in questions:
-            f.write(json.dumps(q, ensure_ascii=False) + "\n")
+    failures += duplicate_questions(questions, others)
+    write_jsonl(VALUES_JSONL, questions)
     lines, used = stats(questions, [], rows)
     print("\n%s:" % VALUES_JSONL)
     print("\n".join(lines[:-1]))
@@ -393,8 +400,7 @@ def check_questions(db, catalog, questions):
 
 def check_values(db, catalog, other_ids):
     """Checks ../values.jsonl with the rules of questions.jsonl and prints its counts; returns its problems."""
-    with open(os.path.join(BENCH, VALUES_JSONL), encoding="utf-8") as f:
-        questions = [json.loads(l) for l in f if l.strip()]
+    questions = read_jsonl(VALUES_JSONL)
     failures, rows = check_questions(db, catalog, questions)
     ids = [q["id"] for q in questions]
     bad = [i for i in ids if not re.fullmatch(re.escape(VALUES_PREFIX) + r"\d{3}", i)]
@@ -415,11 +421,6 @@ HOLDOUT_SRC, HOLDOUT_OFFTOPIC_SRC, HOLDOUT_JSONL = "holdout.src", "holdout_offto
 HOLDOUT_PREFIX, HOLDOUT_OFFTOPIC_PREFIX = "erp-hold-", "erp-hold-off-"
 
 
-def read_jsonl(name):
-    with open(os.path.join(BENCH, name), encoding="utf-8") as f:
-        return [json.loads(l) for l in f if l.strip()]
-
-
 def malformed_offtopic(q):
     return (q.get("gold_sql") is not None or q.get("gold_tables") != [] or q.get("gold_columns") != []
             or q.get("category") not in OFFTOPIC_CATEGORIES or not q.get("question") or q.get("db_id") != "erp")
@@ -433,14 +434,8 @@ def build_holdout(db, args, catalog, others):
     for i, (cat, text) in enumerate(read_offtopic_src(os.path.join(HERE, HOLDOUT_OFFTOPIC_SRC)), 1):
         off.append({"id": "%s%03d" % (HOLDOUT_OFFTOPIC_PREFIX, i), "db_id": "erp", "question": text, "gold_sql": None,
                     "gold_tables": [], "gold_columns": [], "category": cat})
-    seen = {q["question"].lower() for q in others}
-    dup = [k for k, v in collections.Counter(q["question"].lower() for q in questions + off).items() if v > 1 or k in seen]
-    for d in dup:
-        print("duplicate question: %r" % d, file=sys.stderr)
-    failures += len(dup)
-    with open(os.path.join(BENCH, HOLDOUT_JSONL), "w", encoding="utf-8") as f:
-        for q in questions + off:
-            f.write(json.dumps(q, ensure_ascii=False) + "\n")
+    failures += duplicate_questions(questions + off, others)
+    write_jsonl(HOLDOUT_JSONL, questions + off)
     lines, used = stats(questions, off, rows)
     print("\n%s:" % HOLDOUT_JSONL)
     print("\n".join(lines))
@@ -480,10 +475,8 @@ def check_holdout(db, catalog, other_ids):
 
 def check(db, args):
     catalog = db.columns()
-    with open(os.path.join(BENCH, "questions.jsonl"), encoding="utf-8") as f:
-        questions = [json.loads(l) for l in f if l.strip()]
-    with open(os.path.join(BENCH, "offtopic.jsonl"), encoding="utf-8") as f:
-        offtopic = [json.loads(l) for l in f if l.strip()]
+    questions = read_jsonl("questions.jsonl")
+    offtopic = read_jsonl("offtopic.jsonl")
     failures, rows = check_questions(db, catalog, questions)
     for q in offtopic:
         if malformed_offtopic(q):
