@@ -430,7 +430,7 @@ public final class PgChunkStore implements ChunkStore {
         .thenComparing(r -> r.chunk().embedHash()));
     for (int attempt = 1; ; attempt++) {
       try {
-        return written(ordered, removals, modelId, upsert, delete);
+        return writeInOneTransaction(ordered, removals, modelId, upsert, delete);
       } catch (SQLException e) {
         if (!DEADLOCK_DETECTED.equals(e.getSQLState()) || attempt >= WRITE_ATTEMPTS) {
           throw e;
@@ -445,7 +445,8 @@ public final class PgChunkStore implements ChunkStore {
   /** Attempts at one write that loses deadlocks. */
   private static final int WRITE_ATTEMPTS = 3;
 
-  private int[] written(List<Row> rows, List<Removal> removals, String modelId, String upsert, String delete) throws SQLException {
+  private int[] writeInOneTransaction(List<Row> rows, List<Removal> removals, String modelId, String upsert, String delete)
+      throws SQLException {
     int[] n = new int[2];
     try (Connection c = db.open()) {
       PGvector.registerTypes(c);
