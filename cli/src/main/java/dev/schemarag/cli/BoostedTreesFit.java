@@ -25,19 +25,23 @@ final class BoostedTreesFit {
 
   private BoostedTreesFit() {}
 
-  static SelectorTrees fit(String model, List<double[]> rows, List<Boolean> labels, Params params, double threshold) throws XGBoostError {
+  static SelectorTrees fit(String model, List<double[]> rows, List<Boolean> labels, List<Double> weights, Params params, double threshold)
+      throws XGBoostError {
     int features = rows.get(0).length;
     float[] data = new float[rows.size() * features];
     float[] label = new float[rows.size()];
+    float[] weight = new float[rows.size()];
     for (int i = 0; i < rows.size(); i++) {
       for (int j = 0; j < features; j++) {
         data[i * features + j] = (float) rows.get(i)[j];
       }
       label[i] = labels.get(i) ? 1 : 0;
+      weight[i] = weights.get(i).floatValue();
     }
     DMatrix train = new DMatrix(data, rows.size(), features, Float.NaN);
     try {
       train.setLabel(label);
+      train.setWeight(weight);
       Map<String, Object> p = new HashMap<>();
       p.put("objective", "binary:logistic");
       // A base score of 0.5 is a margin of 0: the trees' leaves are then the whole margin.

@@ -79,8 +79,20 @@ final class FitSelectorCommand implements Callable<Integer> {
   @Option(names = "--distractor-seed", defaultValue = "101", description = "seed of the generated tables (default ${DEFAULT-VALUE})")
   long distractorSeed;
 
+  @Option(names = "--sample-questions", split = ",",
+      description = "also fit on these questions over the sample ERP database as the live pipeline indexes it (docs, comments, query"
+          + " patterns): one large enterprise database, whose tables are one unit, as no Spider database is (none by default)")
+  List<Path> sampleQuestions = List.of();
+
+  @Option(names = "--sample-weight", defaultValue = "10",
+      description = "how many times each row of --sample-questions counts beside a Spider row (default ${DEFAULT-VALUE})")
+  double sampleWeight;
+
   @Option(names = "--out", description = "properties file whose lines for this model are replaced (e.g. rag-core/src/main/resources/dev/schemarag/core/retrieval/table-selector.properties)")
   Path out;
+
+  @Option(names = "--from-rows", description = "fit on the rows a run wrote with --rows (question, weight, label, features) instead of retrieving")
+  Path fromRows;
 
   @Option(names = "--rows", description = "also write every row (question number, label, features) as CSV to this file")
   Path rowsFile;
@@ -98,6 +110,12 @@ final class FitSelectorCommand implements Callable<Integer> {
     if (rounds < 1 || depth < 1 || eta <= 0 || minChildWeight < 0) {
       throw new IllegalArgumentException("--rounds and --depth must be at least 1, --eta above 0 and --min-child-weight at least 0");
     }
+    for (Path f : sampleQuestions) {
+      InputFiles.existing("sample questions file", f);
+    }
+    if (sampleWeight <= 0) {
+      throw new IllegalArgumentException("--sample-weight must be above 0, not " + sampleWeight);
+    }
     if (threshold <= 0 || threshold >= 1) {
       throw new IllegalArgumentException("--threshold must be within 0..1 (exclusive), not " + threshold);
     }
@@ -112,51 +130,42 @@ final class FitSelectorCommand implements Callable<Integer> {
     }
     // The gate open: a training question is never refused, so every one gives rows.
     RetrievalSettings settings = RetrievalSettings.from(config).withRelevanceGate(0).withSelector(RetrievalSettings.SELECTOR_EVIDENCE);
-    List<double[]> rows = new ArrayList<>();
-    List<Boolean> labels = new ArrayList<>();
-    List<Integer> rowQuestion = new ArrayList<>();
-    SchemaModel schema = SchemaJsonLoader.load(schemaFile);
-    int used = collect(config, settings, schema, questions, "questions", rows, labels, rowQuestion);
-    if (distractors > 0) {
-      // Hard negatives: the same questions among thousands of look-alike tables, where a large schema's ranking is flatter.
-      Set<String> modules = new java.util.HashSet<>();
-      schema.tables().forEach(t -> modules.add(t.module().orElse(t.name().substring(0, Math.max(0, t.name().indexOf('.'))))));
-      SchemaModel large = EnterpriseSchemaGenerator.beside(schema, schema.databaseId(), distractorSeed, distractors, modules);
-      collect(config, settings, large, questions, "questions among " + large.size() + " tables", rows, labels, rowQuestion);
+    Rows rows;
+    String fittedOn;
+    if (fromRows != null) {
+      rows = Rows.read(fromRows);
+      fittedOn = String.format(Locale.ROOT, "the rows of %d questions in %s", rows.questions(), fromRows);
+    } else {
+      rows = new Rows();
+      fittedOn = retrieveRows(config, settings, questions, rows);
     }
-    if (rows.isEmpty()) {
-      throw new IllegalArgumentException("no question of " + questionsFile + " gave candidate tables to fit on");
+    if (rows.features.isEmpty()) {
+      throw new IllegalArgumentException("no question of " + (fromRows != null ? fromRows : questionsFile) + " gave candidate tables to fit on");
     }
     if (rowsFile != null) {
-      try (var w = Files.newBufferedWriter(rowsFile)) {
-        w.write("question,label," + String.join(",", TableSelector.FEATURES) + "\n");
-        for (int i = 0; i < rows.size(); i++) {
-          StringBuilder line = new StringBuilder().append(rowQuestion.get(i)).append(',').append(labels.get(i) ? 1 : 0);
-          for (double v : rows.get(i)) {
-            line.append(',').append(v);
-          }
-          w.write(line.append('\n').toString());
-        }
-      }
+      rows.write(rowsFile);
     }
     SelectorModel weights;
     String how;
     if (learner.equals("trees")) {
-      SelectorTrees trees = BoostedTreesFit.fit(modelName, rows, labels,
+      SelectorTrees trees = BoostedTreesFit.fit(modelName, rows.features, rows.labels, rows.weights,
           new BoostedTreesFit.Params(rounds, depth, eta, minChildWeight, 0.8), threshold);
       weights = trees;
       how = String.format(Locale.ROOT, "%d trees of depth %d at most", trees.trees(), depth);
     } else {
-      LogisticFit.Fit fit = LogisticFit.fit(rows, labels, l2);
+      if (rows.weights.stream().anyMatch(w -> w != 1)) {
+        throw new IllegalArgumentException("the rows are weighed (--sample-questions), which the logistic learner does not do: use --learner trees");
+      }
+      LogisticFit.Fit fit = LogisticFit.fit(rows.features, rows.labels, l2);
       weights = new SelectorWeights(modelName, fit.mean(), fit.scale(), fit.coef(), threshold);
       how = fit.iterations() + " Newton steps";
       for (int i = 0; i < TableSelector.FEATURES.size(); i++) {
         System.out.printf(Locale.ROOT, "  %-22s %+.3f%n", TableSelector.FEATURES.get(i), fit.coef()[i]);
       }
     }
-    long positives = labels.stream().filter(b -> b).count();
-    System.out.printf(Locale.ROOT, "%nfitted on %d questions%s, %d candidate tables (%d needed): %s; log loss %.4f%n", used,
-        distractors > 0 ? " (each also among the distractors)" : "", rows.size(), positives, how, logLoss(weights, rows, labels));
+    long positives = rows.labels.stream().filter(b -> b).count();
+    System.out.printf(Locale.ROOT, "%nfitted on %s, %d candidate tables (%d needed): %s; log loss %.4f%n", fittedOn,
+        rows.features.size(), positives, how, logLoss(weights, rows.features, rows.labels));
     String lines = weights.asProperties();
     if (out == null) {
       System.out.println();
@@ -177,13 +186,106 @@ final class FitSelectorCommand implements Callable<Integer> {
     return 0;
   }
 
-  /** Retrieves every question over this schema and adds each judged table's row; returns how many questions gave rows. */
-  private static int collect(SchemaragConfig config, RetrievalSettings settings, SchemaModel schema, List<BenchQuestion> questions, String task,
-      List<double[]> rows, List<Boolean> labels, List<Integer> rowQuestion) throws Exception {
+  /** Retrieves the training questions (and the sample's) and adds their rows; says what the rows come from. */
+  private String retrieveRows(SchemaragConfig config, RetrievalSettings settings, List<BenchQuestion> questions, Rows rows) throws Exception {
+    SchemaModel schema = SchemaJsonLoader.load(schemaFile);
+    int used;
+    try (IndexedSchema s = IndexedSchema.bench(config, settings, schema, null, false)) {
+      used = collect(s, config, settings, questions, "questions", 1, rows);
+    }
+    if (distractors > 0) {
+      // Hard negatives: the same questions among thousands of look-alike tables, where a large schema's ranking is flatter.
+      Set<String> modules = new java.util.HashSet<>();
+      schema.tables().forEach(t -> modules.add(t.module().orElse(t.name().substring(0, Math.max(0, t.name().indexOf('.'))))));
+      SchemaModel large = EnterpriseSchemaGenerator.beside(schema, schema.databaseId(), distractorSeed, distractors, modules);
+      try (IndexedSchema s = IndexedSchema.bench(config, settings, large, null, false)) {
+        collect(s, config, settings, questions, "questions among " + large.size() + " tables", 1, rows);
+      }
+    }
+    String fittedOn = used + " questions" + (distractors > 0 ? " (each also among the distractors)" : "");
+    if (!sampleQuestions.isEmpty()) {
+      List<BenchQuestion> sample = new ArrayList<>();
+      for (Path f : sampleQuestions) {
+        sample.addAll(BenchQuestion.load(f));
+      }
+      try (IndexedSchema s = IndexedSchema.liveSample(config, settings)) {
+        int sampleUsed = collect(s, config, settings, sample, "sample questions", sampleWeight, rows);
+        fittedOn += String.format(Locale.ROOT, " and %d sample questions (each row weighing %s)", sampleUsed, sampleWeight);
+      }
+    }
+    return fittedOn;
+  }
+
+  /** The training rows: each judged table's features, whether the gold SQL uses it, its weight and its question's number. */
+  static final class Rows {
+    static final String HEADER = "question,weight,label," + String.join(",", TableSelector.FEATURES);
+    final List<double[]> features = new ArrayList<>();
+    final List<Boolean> labels = new ArrayList<>();
+    final List<Double> weights = new ArrayList<>();
+    final List<Integer> question = new ArrayList<>();
+
+    void add(int q, double weight, boolean label, double[] x) {
+      question.add(q);
+      weights.add(weight);
+      labels.add(label);
+      features.add(x);
+    }
+
+    int questions() {
+      return (int) question.stream().distinct().count();
+    }
+
+    /** One line per row, after {@link #HEADER}: what {@link #read} reads back. */
+    void write(Path file) throws java.io.IOException {
+      try (var w = Files.newBufferedWriter(file)) {
+        w.write(HEADER + "\n");
+        for (int i = 0; i < features.size(); i++) {
+          StringBuilder line = new StringBuilder().append(question.get(i)).append(',').append(weights.get(i))
+              .append(',').append(labels.get(i) ? 1 : 0);
+          for (double v : features.get(i)) {
+            line.append(',').append(v);
+          }
+          w.write(line.append('\n').toString());
+        }
+      }
+    }
+
+    /** Rows written by {@link #write}; a file of other features, or a line that does not parse, is refused with its line number. */
+    static Rows read(Path file) throws java.io.IOException {
+      List<String> lines = Files.readAllLines(file);
+      if (lines.isEmpty() || !lines.get(0).equals(HEADER)) {
+        throw new IllegalArgumentException(file + " is not a rows file of the selector's features: its first line must be " + HEADER);
+      }
+      Rows rows = new Rows();
+      int fields = 3 + TableSelector.FEATURES.size();
+      for (int n = 1; n < lines.size(); n++) {
+        String[] f = lines.get(n).split(",", -1);
+        try {
+          if (f.length != fields) {
+            throw new IllegalArgumentException(f.length + " fields, expected " + fields);
+          }
+          if (!f[2].equals("0") && !f[2].equals("1")) {
+            throw new IllegalArgumentException("label " + f[2] + ", expected 0 or 1");
+          }
+          double[] x = new double[TableSelector.FEATURES.size()];
+          for (int j = 0; j < x.length; j++) {
+            x[j] = Double.parseDouble(f[3 + j]);
+          }
+          rows.add(Integer.parseInt(f[0]), Double.parseDouble(f[1]), f[2].equals("1"), x);
+        } catch (IllegalArgumentException e) {
+          throw new IllegalArgumentException(file + " line " + (n + 1) + ": " + e.getMessage(), e);
+        }
+      }
+      return rows;
+    }
+  }
+
+  /** Retrieves every question over this indexed schema and adds each judged table's row; returns how many questions gave rows. */
+  private static int collect(IndexedSchema s, SchemaragConfig config, RetrievalSettings settings, List<BenchQuestion> questions, String task,
+      double weight, Rows rows) throws Exception {
     int used = 0;
-    int offset = rowQuestion.isEmpty() ? 0 : rowQuestion.get(rowQuestion.size() - 1) + 1;
-    try (IndexedSchema s = IndexedSchema.bench(config, settings, schema, null, false);
-         PgDenseSearch dense = new PgDenseSearch(s.db(), s.index().model().databaseId(), config.getInt(ConfigKeys.RETRIEVAL_EF_SEARCH))) {
+    int offset = rows.question.isEmpty() ? 0 : rows.question.get(rows.question.size() - 1) + 1;
+    try (PgDenseSearch dense = new PgDenseSearch(s.db(), s.index().model().databaseId(), config.getInt(ConfigKeys.RETRIEVAL_EF_SEARCH))) {
       SchemaRetriever retriever = new SchemaRetriever(s.index(), dense, s.model(), settings);
       try (ProgressBar pb = new ProgressBarBuilder().setTaskName(task).setInitialMax(questions.size())
           .setStyle(ProgressBarStyle.ASCII).build()) {
@@ -195,9 +297,7 @@ final class FitSelectorCommand implements Callable<Integer> {
           Set<String> gold = Set.copyOf(q.goldTables());
           List<TableSelector.Candidate> judged = retriever.retrieveWithEvidence(q.question(), settings).judged();
           for (TableSelector.Candidate c : judged) {
-            rows.add(c.features());
-            labels.add(gold.contains(c.table()));
-            rowQuestion.add(offset + used);
+            rows.add(offset + used, weight, gold.contains(c.table()), c.features());
           }
           used += judged.isEmpty() ? 0 : 1;
         }

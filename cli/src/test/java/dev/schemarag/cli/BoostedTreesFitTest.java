@@ -37,7 +37,7 @@ class BoostedTreesFitTest {
     List<Boolean> labels = new ArrayList<>();
     rows(rows, labels, 4000, 1);
     // fit checks the trees it read back against XGBoost's own predictions on every row
-    SelectorTrees trees = BoostedTreesFit.fit("test-model", rows, labels, new BoostedTreesFit.Params(50, 3, 0.3, 1, 1.0), 0.5);
+    SelectorTrees trees = BoostedTreesFit.fit("test-model", rows, labels, java.util.Collections.nCopies(rows.size(), 1.0), new BoostedTreesFit.Params(50, 3, 0.3, 1, 1.0), 0.5);
     assertThat(trees.trees()).isEqualTo(50);
     assertThat(trees.threshold()).isEqualTo(0.5);
 
@@ -49,6 +49,56 @@ class BoostedTreesFitTest {
       right += (trees.probability(unseen.get(i)) >= 0.5) == truth.get(i) ? 1 : 0;
     }
     assertThat(right / 1000.0).as("accuracy on unseen rows, 5 % of whose labels are flipped").isGreaterThan(0.9);
+  }
+
+  @Test
+  void aRowWeighingMoreCountsMore() throws Exception {
+    // One feature row, needed in half its copies: the copies that say "not needed" weigh nine times more.
+    double[] row = new double[N];
+    List<double[]> rows = new ArrayList<>(java.util.Collections.nCopies(400, row));
+    List<Boolean> labels = new ArrayList<>();
+    List<Double> weights = new ArrayList<>();
+    for (int i = 0; i < rows.size(); i++) {
+      labels.add(i % 2 == 0);
+      weights.add(i % 2 == 0 ? 1.0 : 9.0);
+    }
+    SelectorTrees weighed = BoostedTreesFit.fit("test-model", rows, labels, weights, new BoostedTreesFit.Params(100, 2, 0.3, 0, 1.0), 0.5);
+    SelectorTrees even = BoostedTreesFit.fit("test-model", rows, labels, java.util.Collections.nCopies(rows.size(), 1.0),
+        new BoostedTreesFit.Params(100, 2, 0.3, 0, 1.0), 0.5);
+    assertThat(weighed.probability(row)).isCloseTo(0.1, org.assertj.core.data.Offset.offset(0.02));
+    assertThat(even.probability(row)).isCloseTo(0.5, org.assertj.core.data.Offset.offset(0.02));
+  }
+
+  @Test
+  void rowsWrittenForAnotherFitAreReadBackAsTheyWere(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    FitSelectorCommand.Rows rows = new FitSelectorCommand.Rows();
+    List<double[]> x = new ArrayList<>();
+    List<Boolean> y = new ArrayList<>();
+    rows(x, y, 20, 3);
+    for (int i = 0; i < x.size(); i++) {
+      rows.add(i / 5, i < 10 ? 1.0 : 10.0, y.get(i), x.get(i));
+    }
+    java.nio.file.Path file = dir.resolve("rows.csv");
+    rows.write(file);
+    FitSelectorCommand.Rows back = FitSelectorCommand.Rows.read(file);
+    assertThat(back.questions()).isEqualTo(4);
+    assertThat(back.question).isEqualTo(rows.question);
+    assertThat(back.weights).isEqualTo(rows.weights);
+    assertThat(back.labels).isEqualTo(rows.labels);
+    for (int i = 0; i < x.size(); i++) {
+      assertThat(back.features.get(i)).containsExactly(x.get(i));
+    }
+  }
+
+  @Test
+  void aRowsFileOfOtherFeaturesOrWithABadLineIsRefusedWithWhere(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    java.nio.file.Path other = dir.resolve("other.csv");
+    java.nio.file.Files.writeString(other, "question,label,fused\n0,1,0.5\n");
+    assertThatThrownBy(() -> FitSelectorCommand.Rows.read(other)).hasMessageContaining("not a rows file of the selector's features");
+    java.nio.file.Path bad = dir.resolve("bad.csv");
+    String zeros = String.join(",", java.util.Collections.nCopies(N, "0"));
+    java.nio.file.Files.writeString(bad, FitSelectorCommand.Rows.HEADER + "\n0,1.0,1," + zeros + "\n0,1.0,yes," + zeros + "\n");
+    assertThatThrownBy(() -> FitSelectorCommand.Rows.read(bad)).hasMessageContaining("line 3").hasMessageContaining("label yes");
   }
 
   @Test
