@@ -3,6 +3,7 @@ package dev.schemarag.core.store;
 import com.pgvector.PGvector;
 import dev.schemarag.core.chunk.Chunk;
 import dev.schemarag.core.chunk.ChunkKind;
+import dev.schemarag.core.chunk.Hashing;
 import dev.schemarag.core.index.ChunkDiff;
 import dev.schemarag.core.index.ChunkStore;
 import java.sql.Array;
@@ -112,6 +113,9 @@ public final class PgChunkStore implements ChunkStore {
    * sees the two apart; filled from the chunks on the first start of a version that has it.
    */
   public static final String TEXTS = "chunk_texts";
+  /** The triggers on the chunk table that keep {@link #TEXTS}. */
+  static final String TRIGGER_INSERT_DELETE = "chunk_texts_insert_delete";
+  static final String TRIGGER_UPDATE = "chunk_texts_update";
 
   private static void ensureTexts(Connection c, Statement s, int dimension) throws SQLException {
     if (!exists(c, TEXTS)) {
@@ -128,7 +132,7 @@ public final class PgChunkStore implements ChunkStore {
     String texts = SCHEMA + "." + TEXTS;
     String key = "database_id = %1$s.database_id AND kind = %1$s.kind AND embed_hash = %1$s.embed_hash";
     // Decrement before increment, and a text no chunk says any more goes: its vector must not take a place in a search.
-    s.execute("CREATE OR REPLACE FUNCTION " + SCHEMA + ".chunk_texts_sync() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
+    String function = "CREATE OR REPLACE FUNCTION " + SCHEMA + ".chunk_texts_sync() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
         + " IF TG_OP <> 'INSERT' AND OLD.kind IN (" + searchedKindsSql() + ") THEN"
         + " UPDATE " + texts + " SET refs = refs - 1 WHERE " + String.format(key, "OLD") + ";"
         + " DELETE FROM " + texts + " WHERE " + String.format(key, "OLD") + " AND refs <= 0;"
@@ -137,13 +141,37 @@ public final class PgChunkStore implements ChunkStore {
         + " INSERT INTO " + texts + " AS t VALUES (NEW.database_id, NEW.kind, NEW.embed_hash, NEW.embedding, 1)"
         + " ON CONFLICT (database_id, kind, embed_hash) DO UPDATE SET refs = t.refs + 1, embedding = EXCLUDED.embedding;"
         + " END IF;"
-        + " RETURN NULL; END $$");
-    s.execute("CREATE OR REPLACE TRIGGER chunk_texts_insert_delete AFTER INSERT OR DELETE ON " + SCHEMA + ".chunks"
-        + " FOR EACH ROW EXECUTE FUNCTION " + SCHEMA + ".chunk_texts_sync()");
+        + " RETURN NULL; END $$";
+    String insertDelete = "CREATE OR REPLACE TRIGGER " + TRIGGER_INSERT_DELETE + " AFTER INSERT OR DELETE ON " + SCHEMA + ".chunks"
+        + " FOR EACH ROW EXECUTE FUNCTION " + SCHEMA + ".chunk_texts_sync()";
     // An update that keeps the text, its vector, kind and database (a new prompt text, a version) leaves the count alone.
-    s.execute("CREATE OR REPLACE TRIGGER chunk_texts_update AFTER UPDATE ON " + SCHEMA + ".chunks FOR EACH ROW"
+    String update = "CREATE OR REPLACE TRIGGER " + TRIGGER_UPDATE + " AFTER UPDATE ON " + SCHEMA + ".chunks FOR EACH ROW"
         + " WHEN ((OLD.database_id, OLD.kind, OLD.embed_hash) IS DISTINCT FROM (NEW.database_id, NEW.kind, NEW.embed_hash)"
-        + " OR OLD.embedding IS DISTINCT FROM NEW.embedding) EXECUTE FUNCTION " + SCHEMA + ".chunk_texts_sync()");
+        + " OR OLD.embedding IS DISTINCT FROM NEW.embedding) EXECUTE FUNCTION " + SCHEMA + ".chunk_texts_sync()";
+    // Replacing a trigger locks the chunk table against writes until this start commits, and every service
+    // start comes here: triggers this version wrote (their statements' hash in a comment) are left alone.
+    String version = Hashing.sha256(function, insertDelete, update);
+    if (!version.equals(triggersVersion(c))) {
+      s.execute(function);
+      s.execute(insertDelete);
+      s.execute(update);
+      s.execute("COMMENT ON TRIGGER " + TRIGGER_UPDATE + " ON " + SCHEMA + ".chunks IS " + literal(version));
+    }
+  }
+
+  /** The statements' hash the text triggers were written with, or null when either trigger is missing. */
+  private static String triggersVersion(Connection c) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement("SELECT count(*), max(obj_description(oid, 'pg_trigger')) FILTER (WHERE tgname = ?)"
+        + " FROM pg_trigger WHERE tgrelid = to_regclass(?) AND tgname IN (?, ?)")) {
+      ps.setString(1, TRIGGER_UPDATE);
+      ps.setString(2, SCHEMA + ".chunks");
+      ps.setString(3, TRIGGER_INSERT_DELETE);
+      ps.setString(4, TRIGGER_UPDATE);
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        return rs.getInt(1) == 2 ? rs.getString(2) : null;
+      }
+    }
   }
 
   /** The searched kinds as a list of SQL literals. */

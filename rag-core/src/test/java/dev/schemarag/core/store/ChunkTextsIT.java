@@ -148,6 +148,47 @@ class ChunkTextsIT {
     assertThat(texts()).isEmpty();
   }
 
+  /** The comment on the update trigger: the hash of the statements that wrote both triggers. */
+  private String triggersComment() throws SQLException {
+    try (Connection c = db.open(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT obj_description(oid, 'pg_trigger')"
+        + " FROM pg_trigger WHERE tgname = '" + PgChunkStore.TRIGGER_UPDATE + "'")) {
+      return rs.next() ? rs.getString(1) : null;
+    }
+  }
+
+  @Test
+  void aStartThatFindsTheTriggersItWouldWriteDoesNotWaitForAWriter() throws Exception {
+    try (Connection writer = db.open(); Statement w = writer.createStatement()) {
+      writer.setAutoCommit(false);
+      // What every chunk write holds until it commits; replacing a trigger would wait for it.
+      w.execute("LOCK TABLE " + PgChunkStore.SCHEMA + ".chunks IN ROW EXCLUSIVE MODE");
+      ExecutorService starter = Executors.newSingleThreadExecutor();
+      try {
+        Future<?> start = starter.submit(() -> {
+          store.ensureSchema(DIMENSION);
+          return null;
+        });
+        // A start that waited for the writer would still wait here.
+        start.get(60, java.util.concurrent.TimeUnit.SECONDS);
+      } finally {
+        writer.rollback();
+        starter.shutdownNow();
+      }
+    }
+  }
+
+  @Test
+  void aStartReplacesTriggersThatAnotherVersionWrote() throws SQLException {
+    String current = triggersComment();
+    assertThat(current).isNotBlank();
+    database.execute("COMMENT ON TRIGGER " + PgChunkStore.TRIGGER_UPDATE + " ON " + PgChunkStore.SCHEMA + ".chunks IS 'another version'");
+
+    store.ensureSchema(DIMENSION);
+    assertThat(triggersComment()).isEqualTo(current);
+    write(chunks(departments("hr_benelux"), departments("hr_turkey")), 1);
+    assertThat(texts()).isEqualTo(countedFromChunks()).containsValue(2);
+  }
+
   @Test
   void aStoreOfAnEarlierVersionGetsItsTextsCountedOnStart() throws SQLException {
     write(chunks(departments("hr_benelux"), departments("hr_turkey"), departments("hr_spain", column("budget", "Yearly budget"))), 1);
