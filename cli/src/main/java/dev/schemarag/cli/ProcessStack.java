@@ -133,6 +133,15 @@ final class ProcessStack {
     return dir.resolve(p.name() + ".log");
   }
 
+  /**
+   * A process's own {@code java.io.tmpdir}. ONNX Runtime and RocksDB unpack their native libraries
+   * there at every start (30 MB together), and a process killed with -9 leaves them behind; in the
+   * system's temp folder they pile up, here the process's next start clears them.
+   */
+  Path tmpDir(Proc p) {
+    return dir.resolve("tmp").resolve(p.name());
+  }
+
   // ---------------------------------------------------------------- up
 
   /** What {@code up} was asked for beyond the configuration. */
@@ -396,6 +405,10 @@ final class ProcessStack {
     }
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.add(proc.heap());
+    Path tmp = tmpDir(proc);
+    dev.schemarag.infra.Files2.deleteTree(tmp);
+    Files.createDirectories(tmp);
+    cmd.add("-Djava.io.tmpdir=" + tmp);
     if (proc == KAFKA) {
       cmd.add("-XX:+UseSerialGC");
     }

@@ -72,6 +72,10 @@ class ProcessStackIT {
         assertThat(s.notReady()).as("%s ready", s.proc().name()).isEmpty();
         assertThat(Files.readString(stack.logFile(s.proc()))).as("%s log", s.proc().name()).isNotBlank();
       });
+      // The native libraries a service unpacks go to its own temp folder, not the system's.
+      try (var unpacked = Files.list(stack.tmpDir(ProcessStack.QUERY))) {
+        assertThat(unpacked.map(f -> f.getFileName().toString())).as("query-service temp folder").anyMatch(n -> n.startsWith("onnxruntime-java"));
+      }
       List<Long> pids = status.stream().map(s -> s.pid().getAsLong()).toList();
       assertThat(pids).doesNotHaveDuplicates().doesNotContain(ProcessHandle.current().pid());
       assertThat(stack.printStatus(System.out)).isTrue();
