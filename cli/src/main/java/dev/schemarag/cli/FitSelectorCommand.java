@@ -94,7 +94,7 @@ final class FitSelectorCommand implements Callable<Integer> {
   @Option(names = "--from-rows", description = "fit on the rows a run wrote with --rows (question, weight, label, features) instead of retrieving")
   Path fromRows;
 
-  @Option(names = "--rows", description = "also write every row (question number, label, features) as CSV to this file")
+  @Option(names = "--rows", description = "also write every row (question number, weight, label, features) as CSV to this file")
   Path rowsFile;
 
   @Override
@@ -112,6 +112,12 @@ final class FitSelectorCommand implements Callable<Integer> {
     }
     for (Path f : sampleQuestions) {
       InputFiles.existing("sample questions file", f);
+    }
+    if (fromRows != null && !sampleQuestions.isEmpty()) {
+      throw new IllegalArgumentException("--from-rows fits on the rows of that file as they are; --sample-questions retrieves new ones: give one of them");
+    }
+    if (fromRows != null) {
+      InputFiles.existing("rows file", fromRows);
     }
     if (sampleWeight <= 0) {
       throw new IllegalArgumentException("--sample-weight must be above 0, not " + sampleWeight);
