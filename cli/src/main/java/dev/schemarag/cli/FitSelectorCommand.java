@@ -99,8 +99,11 @@ final class FitSelectorCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    InputFiles.existing("schema file", schemaFile);
-    InputFiles.existing("questions file", questionsFile);
+    if (fromRows == null) {
+      // A fit from rows reads neither.
+      InputFiles.existing("schema file", schemaFile);
+      InputFiles.existing("questions file", questionsFile);
+    }
     if (!learner.equals("trees") && !learner.equals("logistic")) {
       throw new IllegalArgumentException("--learner must be trees or logistic, not " + learner);
     }
@@ -130,12 +133,6 @@ final class FitSelectorCommand implements Callable<Integer> {
     }
     SchemaragConfig config = main.config();
     String modelName = config.get(ConfigKeys.EMBEDDING_MODEL).trim();
-    List<BenchQuestion> questions = BenchQuestion.load(questionsFile);
-    if (limit != null) {
-      questions = questions.subList(0, Math.min(limit, questions.size()));
-    }
-    // The gate open: a training question is never refused, so every one gives rows.
-    RetrievalSettings settings = RetrievalSettings.from(config).withRelevanceGate(0).withSelector(RetrievalSettings.SELECTOR_EVIDENCE);
     Rows rows;
     String fittedOn;
     if (fromRows != null) {
@@ -143,7 +140,7 @@ final class FitSelectorCommand implements Callable<Integer> {
       fittedOn = String.format(Locale.ROOT, "the rows of %d questions in %s", rows.questions(), fromRows);
     } else {
       rows = new Rows();
-      fittedOn = retrieveRows(config, settings, questions, rows);
+      fittedOn = retrieveRows(config, rows);
     }
     if (rows.features.isEmpty()) {
       throw new IllegalArgumentException("no question of " + (fromRows != null ? fromRows : questionsFile) + " gave candidate tables to fit on");
@@ -193,7 +190,13 @@ final class FitSelectorCommand implements Callable<Integer> {
   }
 
   /** Retrieves the training questions (and the sample's) and adds their rows; says what the rows come from. */
-  private String retrieveRows(SchemaragConfig config, RetrievalSettings settings, List<BenchQuestion> questions, Rows rows) throws Exception {
+  private String retrieveRows(SchemaragConfig config, Rows rows) throws Exception {
+    List<BenchQuestion> questions = BenchQuestion.load(questionsFile);
+    if (limit != null) {
+      questions = questions.subList(0, Math.min(limit, questions.size()));
+    }
+    // The gate open: a training question is never refused, so every one gives rows.
+    RetrievalSettings settings = RetrievalSettings.from(config).withRelevanceGate(0).withSelector(RetrievalSettings.SELECTOR_EVIDENCE);
     SchemaModel schema = SchemaJsonLoader.load(schemaFile);
     int used;
     try (IndexedSchema s = IndexedSchema.bench(config, settings, schema, null, false)) {

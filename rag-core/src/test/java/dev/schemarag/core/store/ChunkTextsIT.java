@@ -194,8 +194,8 @@ class ChunkTextsIT {
     write(chunks(departments("hr_benelux"), departments("hr_turkey"), departments("hr_spain", column("budget", "Yearly budget"))), 1);
     Map<String, Integer> expected = countedFromChunks();
     // What an earlier version left: chunks only.
-    database.execute("DROP TRIGGER chunk_texts_insert_delete ON " + PgChunkStore.SCHEMA + ".chunks",
-        "DROP TRIGGER chunk_texts_update ON " + PgChunkStore.SCHEMA + ".chunks",
+    database.execute("DROP TRIGGER " + PgChunkStore.TRIGGER_INSERT_DELETE + " ON " + PgChunkStore.SCHEMA + ".chunks",
+        "DROP TRIGGER " + PgChunkStore.TRIGGER_UPDATE + " ON " + PgChunkStore.SCHEMA + ".chunks",
         "DROP TABLE " + PgChunkStore.SCHEMA + "." + PgChunkStore.TEXTS);
 
     store.ensureSchema(DIMENSION);
