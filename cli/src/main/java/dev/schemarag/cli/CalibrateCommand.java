@@ -122,7 +122,7 @@ final class CalibrateCommand implements Callable<Integer> {
 
   private static void measure(IndexedSchema s, String set, List<BenchQuestion> questions, RetrievalSettings settings, List<Measured> out) {
     try (PgDenseSearch dense = new PgDenseSearch(s.db(), s.index().model().databaseId())) {
-      SchemaRetriever retriever = new SchemaRetriever(s.index(), dense, s.model(), settings);
+      SchemaRetriever retriever = new SchemaRetriever(s.index(), s.index().denseOr(dense), s.model(), settings);
       try (me.tongfei.progressbar.ProgressBar pb = new me.tongfei.progressbar.ProgressBarBuilder().setTaskName(set)
           .setInitialMax(questions.size()).build()) {
         for (BenchQuestion q : questions) {

@@ -71,17 +71,20 @@ final class ChangeLatency {
       sync.sync(db, Optional.of(changed.name()), chunks, System.currentTimeMillis(), n -> { });
 
       long t0 = System.nanoTime();
-      List<Chunk> stored = store.load(db, List.of(changed.name()));
+      // As the query service reads a changed table: with its texts' vectors when the index holds them.
+      PgChunkStore.ChunksWithVectors stored = index.vectors().isPresent() ? store.loadWithVectors(db, List.of(changed.name()))
+          : new PgChunkStore.ChunksWithVectors(store.load(db, List.of(changed.name())), Map.of());
       long t1 = System.nanoTime();
       long cpu = THREADS.getCurrentThreadCpuTime();
-      index = index.withTables(List.of(new SchemaIndex.TableChange(changed.name(), Optional.of(changed), next.edges(changed.name()), stored)));
+      index = index.withTables(List.of(new SchemaIndex.TableChange(changed.name(), Optional.of(changed), next.edges(changed.name()),
+          stored.chunks(), stored.vectors())));
       long t2 = System.nanoTime();
       double applyCpuMs = (THREADS.getCurrentThreadCpuTime() - cpu) / 1e6;
-      new SchemaRetriever(index, dense, questionEmbedder, settings).retrieve(questions.get(i % questions.size()));
+      new SchemaRetriever(index, index.denseOr(dense), questionEmbedder, settings).retrieve(questions.get(i % questions.size()));
       long t3 = System.nanoTime();
       out.add(new Sample(changed.name(), (t1 - t0) / 1e6, (t2 - t1) / 1e6, applyCpuMs, (t3 - t2) / 1e6));
     }
-    SchemaRetriever retriever = new SchemaRetriever(index, dense, questionEmbedder, settings);
+    SchemaRetriever retriever = new SchemaRetriever(index, index.denseOr(dense), questionEmbedder, settings);
     List<Double> after = new ArrayList<>();
     for (String q : questions.subList(0, Math.min(questions.size(), STEADY_AFTER))) {
       long s = System.nanoTime();

@@ -121,7 +121,7 @@ final class EvalCommand implements Callable<Integer> {
       String dbId = model.databaseId();
       try (PgDenseSearch dense = new PgDenseSearch(indexed.db(), dbId, config.getInt(ConfigKeys.RETRIEVAL_EF_SEARCH))) {
         // Questions go to the model directly: a cache lookup would cost more than the ~4 ms embedding.
-        SchemaRetriever retriever = new SchemaRetriever(index, dense, indexed.model(), settings);
+        SchemaRetriever retriever = new SchemaRetriever(index, index.denseOr(dense), indexed.model(), settings);
         System.out.println("packet selection: " + retriever.packetSelection(settings));
         for (int i = 0; i < Math.min(warmup, questions.size()); i++) {
           retriever.retrieve(questions.get(i).question());

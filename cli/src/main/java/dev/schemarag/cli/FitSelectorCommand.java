@@ -295,7 +295,7 @@ final class FitSelectorCommand implements Callable<Integer> {
     int used = 0;
     int offset = rows.question.isEmpty() ? 0 : rows.question.get(rows.question.size() - 1) + 1;
     try (PgDenseSearch dense = new PgDenseSearch(s.db(), s.index().model().databaseId(), config.getInt(ConfigKeys.RETRIEVAL_EF_SEARCH))) {
-      SchemaRetriever retriever = new SchemaRetriever(s.index(), dense, s.model(), settings);
+      SchemaRetriever retriever = new SchemaRetriever(s.index(), s.index().denseOr(dense), s.model(), settings);
       try (ProgressBar pb = new ProgressBarBuilder().setTaskName(task).setInitialMax(questions.size())
           .setStyle(ProgressBarStyle.ASCII).build()) {
         for (BenchQuestion q : questions) {

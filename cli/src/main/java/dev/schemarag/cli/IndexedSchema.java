@@ -48,7 +48,8 @@ record IndexedSchema(SchemaIndex index, ConnectionSource db, Langchain4jEmbedder
           initial.chunks(), initial.embedded(), initial.seconds());
       SchemaragConfig config = stack.config();
       Langchain4jEmbedder model = Langchain4jEmbedder.create(config);
-      return new IndexedSchema(fromStore(stack.db(), SampleDatabase.DATABASE_ID, SampleDatabase.SCHEMAS, settings), stack.db(), model,
+      return new IndexedSchema(fromStore(stack.db(), SampleDatabase.DATABASE_ID, SampleDatabase.SCHEMAS, settings,
+          config.getInt(ConfigKeys.RETRIEVAL_DENSE_MEMORY_TEXTS)), stack.db(), model,
           initial.chunks() / initial.seconds(), List.of(stack));
     } catch (Exception e) {
       stack.close();
@@ -58,13 +59,27 @@ record IndexedSchema(SchemaIndex index, ConnectionSource db, Langchain4jEmbedder
 
   /**
    * What the query service loads for a database the live indexer serves: the catalog of its
-   * schemas, and the chunks the indexer stored.
+   * schemas, and the chunks the indexer stored (with their texts' vectors when the database has at
+   * most {@code memoryTexts} of them, as {@code retrieval.dense.memory.texts} says).
    */
-  static SchemaIndex fromStore(ConnectionSource db, String databaseId, List<String> schemas, RetrievalSettings settings)
-      throws java.sql.SQLException {
+  static SchemaIndex fromStore(ConnectionSource db, String databaseId, List<String> schemas, RetrievalSettings settings,
+                               int memoryTexts) throws java.sql.SQLException {
     SchemaModel catalog = new PgCatalogReader(db).read(databaseId, schemas);
-    List<Chunk> stored = new PgChunkStore(db).load(databaseId);
-    return new SchemaIndex(catalog, stored, settings);
+    PgChunkStore store = new PgChunkStore(db);
+    if (!store.vectorsHeld(databaseId, memoryTexts)) {
+      return new SchemaIndex(catalog, store.load(databaseId), settings);
+    }
+    PgChunkStore.ChunksWithVectors stored = store.loadWithVectors(databaseId, null);
+    return withVectors(new SchemaIndex(catalog, stored.chunks(), settings), stored.vectors());
+  }
+
+  /** The index holding its vectors; one read in one snapshot cannot miss any, so a miss is an error. */
+  private static SchemaIndex withVectors(SchemaIndex index, Map<String, float[]> vectors) {
+    try {
+      return index.withVectors(vectors);
+    } catch (dev.schemarag.core.retrieval.ChunkVectors.MissingVectors e) {
+      throw new IllegalStateException("the store's vectors do not cover its chunks: " + e.getMessage(), e);
+    }
   }
 
   /** The benchmark schema (and docs) chunked and indexed from scratch into pgvector, so the throughput figure is real. */
@@ -107,7 +122,11 @@ record IndexedSchema(SchemaIndex index, ConnectionSource db, Langchain4jEmbedder
           chunks.size(), indexSeconds, chunksPerSecond, indexed.embedded(), chunks.size() - indexed.embedded());
       // Questions and reads after changes take connections from a pool, as the query service does.
       PooledConnections pooled = PooledConnections.of(db.url(), config.get(ConfigKeys.DB_USER), config.get(ConfigKeys.DB_PASSWORD), 4, "eval");
-      return new IndexedSchema(new SchemaIndex(model, chunks, settings), pooled, model0, chunksPerSecond, List.of(db, pooled));
+      SchemaIndex index = new SchemaIndex(model, chunks, settings);
+      if (store.vectorsHeld(model.databaseId(), config.getInt(ConfigKeys.RETRIEVAL_DENSE_MEMORY_TEXTS))) {
+        index = withVectors(index, store.loadWithVectors(model.databaseId(), null).vectors());
+      }
+      return new IndexedSchema(index, pooled, model0, chunksPerSecond, List.of(db, pooled));
     } catch (Exception e) {
       db.close();
       throw e;

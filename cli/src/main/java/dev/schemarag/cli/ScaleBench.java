@@ -345,11 +345,11 @@ final class ScaleBench implements Callable<Integer> {
       java.util.concurrent.atomic.AtomicReference<QueryServices.TableReadTimes> lastRead = new java.util.concurrent.atomic.AtomicReference<>();
       SchemaIndexCache indexes = new SchemaIndexCache(id -> {
         try {
-          return IndexedSchema.fromStore(db, id, schemas, settings);
+          return IndexedSchema.fromStore(db, id, schemas, settings, config.getInt(ConfigKeys.RETRIEVAL_DENSE_MEMORY_TEXTS));
         } catch (SQLException e) {
           throw new IllegalStateException("cannot load the index of " + id + ": " + e.getMessage(), e);
         }
-      }, (id, changed) -> QueryServices.changedTables(indexReads, id, schemas, changed, lastRead::set));
+      }, (id, changed, withVectors) -> QueryServices.changedTables(indexReads, id, schemas, changed, withVectors, lastRead::set));
       BlockingQueue<IndexUpdate> updates = new LinkedBlockingQueue<>();
       AtomicBoolean probeChanged = new AtomicBoolean();
       // The last probe change's apply to the loaded index (the query side's update), in ns.
@@ -434,7 +434,11 @@ final class ScaleBench implements Callable<Integer> {
           figures.put("retrieval", steady.figures());
           double steadyP95 = steady.all().latencyPercentile(95);
           Map<String, Object> byEf = new LinkedHashMap<>();
-          for (int ef : efSearch) {
+          if (!efSearch.isEmpty() && indexes.get(DATABASE_ID).vectors().isPresent()) {
+            System.out.println("--ef-search is not measured: the query side searches the vectors it holds (retrieval.dense.memory.texts=0"
+                + " searches pgvector)");
+          }
+          for (int ef : indexes.get(DATABASE_ID).vectors().isPresent() ? List.<Integer>of() : efSearch) {
             try (PgDenseSearch other = new PgDenseSearch(db, DATABASE_ID, ef)) {
               System.out.printf("retrieval with hnsw.ef_search %d:%n", ef);
               // The JIT is warm by now; a short warm-up fills this connection's caches.
@@ -470,7 +474,7 @@ final class ScaleBench implements Callable<Integer> {
             BenchQuestion question = asked.get(i % asked.size());
             long q0 = System.nanoTime();
             // The follower has put the new version in place; a question never waits for an update.
-            var packet = new SchemaRetriever(indexes.get(DATABASE_ID), dense, model, settings).retrieve(question.question());
+            var packet = retrieverOf(indexes.get(DATABASE_ID), dense, model, settings).retrieve(question.question());
             double apply = lastApply.get() / 1e6;
             double ms = (System.nanoTime() - q0) / 1e6;
             afterChange.add(ms);
@@ -542,6 +546,11 @@ final class ScaleBench implements Callable<Integer> {
     return out;
   }
 
+  /** A retriever over the index as the query service makes one: the index's own vectors when it holds them, else pgvector's. */
+  private static SchemaRetriever retrieverOf(SchemaIndex index, PgDenseSearch dense, Langchain4jEmbedder model, RetrievalSettings settings) {
+    return new SchemaRetriever(index, index.denseOr(dense), model, settings);
+  }
+
   /** What one retrieval pass measured: its figures for the JSON, every question's metrics together, and each question's latency by id. */
   private record Retrieval(Map<String, Object> figures, RetrievalMetrics all, Map<String, Double> msById) {}
 
@@ -553,7 +562,7 @@ final class ScaleBench implements Callable<Integer> {
   private static Retrieval retrieval(Benchmarks bench, List<BenchQuestion> warmUp, SchemaIndexCache indexes, PgDenseSearch dense,
                                    Langchain4jEmbedder model, RetrievalSettings settings, List<Map<String, Object>> evidence) {
     for (BenchQuestion q : warmUp) {
-      new SchemaRetriever(indexes.get(DATABASE_ID), dense, model, settings).retrieve(q.question());
+      retrieverOf(indexes.get(DATABASE_ID), dense, model, settings).retrieve(q.question());
     }
     RetrievalMetrics all = new RetrievalMetrics();
     Map<String, Object> out = new LinkedHashMap<>();
@@ -564,7 +573,7 @@ final class ScaleBench implements Callable<Integer> {
         long s = System.nanoTime();
         // As the query service asks: the loaded index of the database, a retriever per question.
         SchemaIndex index = indexes.get(DATABASE_ID);
-        SchemaRetriever.Result result = new SchemaRetriever(index, dense, model, settings).retrieveWithEvidence(q.question(), settings);
+        SchemaRetriever.Result result = new SchemaRetriever(index, index.denseOr(dense), model, settings).retrieveWithEvidence(q.question(), settings);
         double ms = (System.nanoTime() - s) / 1e6;
         var packet = result.packet();
         if (evidence != null) {

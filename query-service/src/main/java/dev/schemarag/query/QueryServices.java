@@ -13,6 +13,7 @@ import dev.schemarag.core.config.SourceDatabases;
 import dev.schemarag.core.embed.CachingEmbedder;
 import dev.schemarag.core.embed.Langchain4jEmbedder;
 import dev.schemarag.core.index.IndexSync;
+import dev.schemarag.core.retrieval.ChunkVectors;
 import dev.schemarag.core.retrieval.DenseSearch;
 import dev.schemarag.core.retrieval.RetrievalSettings;
 import dev.schemarag.core.retrieval.SchemaIndex;
@@ -71,28 +72,32 @@ public final class QueryServices {
         "query-store");
     pools.add(storeReads);
     Function<String, QuerySources.Source> sourceOf = sources::get;
+    int memoryTexts = config.getInt(ConfigKeys.RETRIEVAL_DENSE_MEMORY_TEXTS);
     SchemaIndexCache indexes = new SchemaIndexCache(id -> {
       QuerySources.Source c = sourceOf.apply(id);
       try {
-        List<Chunk> stored = source == IndexSource.CATALOG ? List.of() : store.load(id);
-        boolean fromStore = source == IndexSource.STORE || !stored.isEmpty();
+        boolean vectorsInMemory = store.vectorsHeld(id, memoryTexts);
+        PgChunkStore.ChunksWithVectors stored = source == IndexSource.CATALOG ? new PgChunkStore.ChunksWithVectors(List.of(), Map.of())
+            : vectorsInMemory ? store.loadWithVectors(id, null) : new PgChunkStore.ChunksWithVectors(store.load(id), Map.of());
+        boolean fromStore = source == IndexSource.STORE || !stored.chunks().isEmpty();
         // Chunked here, the catalog carries the column values the ingest service reads, as the indexer's chunks would;
         // the stored chunks carry their own, so the statistics are not read for them.
         SchemaModel model = new PgCatalogReader(c.catalog(), fromStore ? 0 : columnValues).read(id, c.database().schemas());
         if (fromStore) {
           // The live indexer keeps the store in step with the catalog and the docs.
-          return new SchemaIndex(model, stored, retrieval);
+          return withVectors(new SchemaIndex(model, stored.chunks(), retrieval), vectorsInMemory, stored.vectors());
         }
         // No live indexer serves this database: index its catalog here, once.
         var chunks = Chunker.chunkAll(model, Map.of());
         sync.sync(id, Optional.empty(), chunks, System.currentTimeMillis(), n -> { });
-        return new SchemaIndex(model, chunks, retrieval);
+        boolean held = store.vectorsHeld(id, memoryTexts);
+        return withVectors(new SchemaIndex(model, chunks, retrieval), held, held ? store.loadWithVectors(id, null).vectors() : Map.of());
       } catch (SQLException e) {
         throw new IllegalStateException("cannot load the index of database " + id + ": " + e.getMessage(), e);
       }
-    }, (id, tables) -> {
+    }, (id, tables, withVectors) -> {
       QuerySources.Source c = sourceOf.apply(id);
-      return changedTables(c.catalogReads(), storeReads, id, c.database().schemas(), tables);
+      return changedTables(c.catalogReads(), storeReads, id, c.database().schemas(), tables, withVectors, times -> { });
     });
     PooledConnections ledgerDb = PooledConnections.of(dbUrl, config.get(ConfigKeys.DB_USER), config.get(ConfigKeys.DB_PASSWORD),
         poolSize, "query-ledger");
@@ -137,35 +142,67 @@ public final class QueryServices {
    */
   public static List<SchemaIndex.TableChange> changedTables(ConnectionSource db, String databaseId, List<String> schemas,
                                                      java.util.Collection<String> tables) throws SQLException {
-    return changedTables(db, db, databaseId, schemas, tables, times -> { });
+    return changedTables(db, db, databaseId, schemas, tables, false, times -> { });
   }
 
   /** {@link #changedTables(ConnectionSource, String, List, java.util.Collection)}, handing how long each read took to {@code times}. */
   public static List<SchemaIndex.TableChange> changedTables(ConnectionSource db, String databaseId, List<String> schemas,
                                                      java.util.Collection<String> tables,
                                                      java.util.function.Consumer<TableReadTimes> times) throws SQLException {
-    return changedTables(db, db, databaseId, schemas, tables, times);
+    return changedTables(db, db, databaseId, schemas, tables, false, times);
+  }
+
+  /** As above, with the vectors of the tables' searched texts when {@code withVectors} (for an index that holds its vectors). */
+  public static List<SchemaIndex.TableChange> changedTables(ConnectionSource db, String databaseId, List<String> schemas,
+                                                     java.util.Collection<String> tables, boolean withVectors,
+                                                     java.util.function.Consumer<TableReadTimes> times) throws SQLException {
+    return changedTables(db, db, databaseId, schemas, tables, withVectors, times);
   }
 
   /** As above, with the catalog read from the source database and the chunks from the index store. */
   public static List<SchemaIndex.TableChange> changedTables(ConnectionSource source, ConnectionSource store, String databaseId,
                                                      List<String> schemas, java.util.Collection<String> tables) throws SQLException {
-    return changedTables(source, store, databaseId, schemas, tables, times -> { });
+    return changedTables(source, store, databaseId, schemas, tables, false, times -> { });
   }
 
   private static List<SchemaIndex.TableChange> changedTables(ConnectionSource source, ConnectionSource store, String databaseId,
-                                                      List<String> schemas, java.util.Collection<String> tables,
+                                                      List<String> schemas, java.util.Collection<String> tables, boolean withVectors,
                                                       java.util.function.Consumer<TableReadTimes> times) throws SQLException {
     long t0 = System.nanoTime();
     SchemaModel around = new PgCatalogReader(source).readTables(databaseId, schemas, tables);
     long t1 = System.nanoTime();
+    PgChunkStore chunkStore = new PgChunkStore(store);
+    PgChunkStore.ChunksWithVectors read = withVectors ? chunkStore.loadWithVectors(databaseId, tables)
+        : new PgChunkStore.ChunksWithVectors(chunkStore.load(databaseId, tables), Map.of());
     Map<String, List<Chunk>> chunks = new HashMap<>();
-    for (Chunk c : new PgChunkStore(store).load(databaseId, tables)) {
+    Map<String, Map<String, float[]>> vectors = new HashMap<>();
+    for (Chunk c : read.chunks()) {
       chunks.computeIfAbsent(c.table(), t -> new java.util.ArrayList<>()).add(c);
+      float[] v = read.vectors().get(ChunkVectors.key(c.kind(), c.embedHash()));
+      if (v != null) {
+        vectors.computeIfAbsent(c.table(), t -> new HashMap<>()).put(ChunkVectors.key(c.kind(), c.embedHash()), v);
+      }
     }
     times.accept(new TableReadTimes(t1 - t0, System.nanoTime() - t1));
-    return tables.stream().map(t -> new SchemaIndex.TableChange(t, around.table(t), around.edges(t), chunks.getOrDefault(t, List.of())))
-        .toList();
+    return tables.stream().map(t -> new SchemaIndex.TableChange(t, around.table(t), around.edges(t), chunks.getOrDefault(t, List.of()),
+        vectors.getOrDefault(t, Map.of()))).toList();
+  }
+
+  /**
+   * The index holding its vectors when {@code inMemory}. A store whose vectors do not cover its chunks (a
+   * write between the two reads of the catalog path) leaves dense search in pgvector, with a warning.
+   */
+  private static SchemaIndex withVectors(SchemaIndex index, boolean inMemory, Map<String, float[]> vectors) {
+    if (!inMemory) {
+      return index;
+    }
+    try {
+      return index.withVectors(vectors);
+    } catch (ChunkVectors.MissingVectors e) {
+      org.slf4j.LoggerFactory.getLogger(QueryServices.class).warn("the index of {} searches pgvector, not vectors in memory: {}",
+          index.model().databaseId(), e.getMessage());
+      return index;
+    }
   }
 
   /**

@@ -99,7 +99,7 @@ final class QuestionHandler {
       // An unknown database fails here, before any connection is chosen.
       index = indexes.get(q.getDatabaseId());
       executor = executors.apply(q.getDatabaseId());
-      DenseSearch search = dense.apply(q.getDatabaseId());
+      DenseSearch search = index.denseOr(dense.apply(q.getDatabaseId()));
       if (access instanceof AccessPolicy.AsRole a) {
         // Retrieval, the prompt, the guard and the database all see only what the role may read.
         AccessViews.RoleIndex seen = views.apply(q.getDatabaseId()).of(index, a.role());

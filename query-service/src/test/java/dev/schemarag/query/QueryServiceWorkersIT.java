@@ -169,6 +169,8 @@ class QueryServiceWorkersIT {
     QueryAnswered before = answer("before-" + RUN);
     assertThat(before.getTables()).noneMatch(t -> t.endsWith(".invoices"));
     SchemaIndexCache indexes = service.indexes();
+    // A small database's vectors are held by the query side and searched there; each update carries the new texts' vectors.
+    assertThat(indexes.get(databaseId).vectors()).as("vectors held in memory").isPresent();
     long loads = indexes.loads();
     long updates = indexes.tableUpdates();
 
@@ -192,6 +194,7 @@ class QueryServiceWorkersIT {
         .as("a dropped table leaves the packet").isTrue();
 
     assertThat(indexes.loads()).as("no full reload of the index").isEqualTo(loads);
+    assertThat(indexes.get(databaseId).vectors()).as("vectors still held after the updates").isPresent();
     assertThat(indexes.tableUpdates()).as("each change applied to its table").isGreaterThanOrEqualTo(updates + 3);
   }
 

@@ -119,6 +119,9 @@ public final class ConfigKeys {
       "edges, paths, both or none");
   public static final ConfigKey RETRIEVAL_EF_SEARCH = new ConfigKey("retrieval.dense.ef.search", "200",
       "pgvector hnsw.ef_search of the dense searches, 1 to 1000: candidates each HNSW scan keeps (larger: closer to exact, slower)");
+  public static final ConfigKey RETRIEVAL_DENSE_MEMORY_TEXTS = new ConfigKey("retrieval.dense.memory.texts", "10000",
+      "a database with at most this many distinct searched texts has their vectors held by the query side (read from pgvector"
+          + " with its index) and searched exactly in memory; a larger one is searched by pgvector's HNSW indexes; 0 = always pgvector");
   public static final ConfigKey BM25_K1 = new ConfigKey("retrieval.bm25.k1", "1.5", "BM25 k1");
   public static final ConfigKey BM25_B = new ConfigKey("retrieval.bm25.b", "0.75", "BM25 b");
 
@@ -230,7 +233,7 @@ public final class ConfigKeys {
       LOCAL_DIR, LOCAL_PG_NAME,
       EMBEDDING_MODEL, EMBEDDING_BASE_URL, EMBEDDING_API_KEY, EMBEDDING_BATCH, EMBEDDING_ONNX_SPINNING,
       RETRIEVAL_TOP_K, RETRIEVAL_THRESHOLD, RETRIEVAL_RELEVANCE_GATE, RETRIEVAL_SELECTOR, RETRIEVAL_PATTERN_TABLES, RETRIEVAL_PHRASE_TABLES, QUESTION_MAX_CHARS, RETRIEVAL_SMALL_SCHEMA, RETRIEVAL_FK_CAP, RETRIEVAL_HUB_DEGREE,
-      RETRIEVAL_JOIN_HINTS, RETRIEVAL_EF_SEARCH, BM25_K1, BM25_B,
+      RETRIEVAL_JOIN_HINTS, RETRIEVAL_EF_SEARCH, RETRIEVAL_DENSE_MEMORY_TEXTS, BM25_K1, BM25_B,
       LLM_PROVIDER, LLM_BASE_URL, LLM_MODEL, LLM_API_KEY, LLM_TIMEOUT_MS,
       ANSWER_MAX_ATTEMPTS, ANSWER_MAX_ROWS, ANSWER_PREVIEW_ROWS, ANSWER_STATEMENT_TIMEOUT_MS, ANSWER_PATTERN_REUSE,
       ANSWER_MAX_ROWS_LIMIT, ANSWER_MAX_BYTES, ANSWER_MAX_VALUE_BYTES,

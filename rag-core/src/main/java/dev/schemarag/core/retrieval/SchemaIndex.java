@@ -37,19 +37,29 @@ import org.pcollections.PSet;
  */
 public final class SchemaIndex {
 
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(SchemaIndex.class);
+
   /**
    * One table as it is now: its catalog entry (empty: the table is gone), every foreign key touching
-   * it in either direction, and its stored chunks.
+   * it in either direction, its stored chunks, and the vectors of their searched texts by
+   * {@link ChunkVectors#key} (needed when the index holds vectors, {@link #vectors()}).
    */
-  public record TableChange(String table, Optional<Table> definition, List<ForeignKey> edges, List<Chunk> chunks) {
+  public record TableChange(String table, Optional<Table> definition, List<ForeignKey> edges, List<Chunk> chunks,
+                            Map<String, float[]> vectors) {
     public TableChange {
       edges = List.copyOf(edges);
       chunks = List.copyOf(chunks);
+      vectors = Map.copyOf(vectors);
       for (Chunk c : chunks) {
         if (!c.table().equals(table)) {
           throw new IllegalArgumentException("chunk " + c.id() + " is of table " + c.table() + ", not " + table);
         }
       }
+    }
+
+    /** A change without vectors: for an index that searches the store. */
+    public TableChange(String table, Optional<Table> definition, List<ForeignKey> edges, List<Chunk> chunks) {
+      this(table, definition, edges, chunks, Map.of());
     }
   }
 
@@ -79,6 +89,8 @@ public final class SchemaIndex {
   private final PMap<String, List<Chunk>> chunks;
   private final RetrievalSettings settings;
   private final long version;
+  /** The searched chunks' vectors when the index holds them ({@link #withVectors}); empty: dense search goes to the store. */
+  private final Optional<ChunkVectors> vectors;
   /**
    * Each acronym's readings ({@link Acronyms#readings}), found once per version: finding them scans
    * every table and column name. A new version keeps those no changed table can alter.
@@ -91,6 +103,7 @@ public final class SchemaIndex {
     this.model = model;
     this.settings = settings;
     this.version = 0;
+    this.vectors = Optional.empty();
     Map<String, List<Chunk>> byTable = new LinkedHashMap<>();
     chunks.forEach(c -> byTable.computeIfAbsent(c.table(), k -> new ArrayList<>()).add(c));
     byTable.replaceAll((t, cs) -> List.copyOf(cs));
@@ -140,7 +153,8 @@ public final class SchemaIndex {
   private SchemaIndex(SchemaIndex before, SchemaModel model, LexicalIndex lexical, PMap<String, String> ddl, PMap<String, Integer> ddlTokens,
                       PMap<String, Integer> columnDf, Map<ChunkKind, Integer> kindCounts, LexicalIndex moduleIndex, Set<String> moduleDocs,
                       PMap<String, String> moduleOf, PMap<String, PSet<String>> tablesOfModule, int schemaTokens, NamedTables named,
-                      PMap<String, StoredPattern> patterns, PMap<String, List<Chunk>> chunks) {
+                      PMap<String, StoredPattern> patterns, PMap<String, List<Chunk>> chunks, Optional<ChunkVectors> vectors,
+                      long version) {
     this.model = model;
     this.lexical = lexical;
     this.ddl = ddl;
@@ -158,7 +172,33 @@ public final class SchemaIndex {
     this.patterns = patterns;
     this.chunks = chunks;
     this.settings = before.settings;
-    this.version = before.version + 1;
+    this.version = version;
+    this.vectors = vectors;
+  }
+
+  /**
+   * This index holding its searched chunks' vectors, so that dense search runs in memory
+   * ({@link #denseOr}); changes must then carry their vectors ({@link TableChange#vectors}).
+   *
+   * @param vectors by {@link ChunkVectors#key}, for every searched text of this index's chunks
+   * @throws ChunkVectors.MissingVectors when a text has none
+   */
+  public SchemaIndex withVectors(Map<String, float[]> vectors) throws ChunkVectors.MissingVectors {
+    ChunkVectors v = ChunkVectors.of(chunks.values().stream().flatMap(List::stream).toList(), vectors);
+    SchemaIndex out = new SchemaIndex(this, model, lexical, ddl, ddlTokens, columnDf, kindCounts, moduleIndex, moduleDocs, moduleOf,
+        tablesOfModule, schemaTokens, named, patterns, chunks, Optional.of(v), version);
+    acronymReadings.forEach(out.acronymReadings::put);
+    return out;
+  }
+
+  /** The vectors this index holds, if it holds them. */
+  public Optional<ChunkVectors> vectors() {
+    return vectors;
+  }
+
+  /** The dense search of this index: over the vectors it holds, else {@code store}'s. */
+  public DenseSearch denseOr(DenseSearch store) {
+    return vectors.isPresent() ? vectors.get() : store;
   }
 
   /** The readings of an acronym (lower case) in this version's schema; {@code ownUse}: the schema's text has it as a word. */
@@ -317,8 +357,20 @@ public final class SchemaIndex {
       nextModuleIndex = moduleIndex.withTables(moduleDocsNow);
     }
     LexicalIndex nextLexical = lexical.withTables(docs);
+    Optional<ChunkVectors> nextVectors = Optional.empty();
+    if (vectors.isPresent()) {
+      Map<String, float[]> given = new HashMap<>();
+      changes.forEach(c -> given.putAll(c.vectors()));
+      try {
+        nextVectors = Optional.of(vectors.get().with(changed, changes.stream().flatMap(c -> c.chunks().stream()).toList(), given));
+      } catch (ChunkVectors.MissingVectors e) {
+        // Without them the new version searches the store: slower but right, where held vectors lacking these texts would not be.
+        LOG.warn("the new version of the index of {} holds no vectors: {}", model.databaseId(), e.getMessage());
+      }
+    }
     SchemaIndex updated = new SchemaIndex(this, next, nextLexical, nextDdl, nextDdlTokens, nextColumnDf, nextKinds, nextModuleIndex,
-        Set.copyOf(nextModuleDocs), nextModuleOf, nextTablesOfModule, tokens, nextNamed, nextPatterns, nextChunks);
+        Set.copyOf(nextModuleDocs), nextModuleOf, nextTablesOfModule, tokens, nextNamed, nextPatterns, nextChunks, nextVectors,
+        version + 1);
     List<Optional<Table>> wereAndAre = new ArrayList<>();
     for (String name : changed) {
       wereAndAre.add(model.table(name));

@@ -28,8 +28,12 @@ public final class SchemaIndexCache {
   /** Reads tables of a database as they are now, for an update of its loaded index. */
   @FunctionalInterface
   public interface TableReader {
-    /** Each of {@code tables} (model names) as it is now; a table that no longer exists comes back without definition or chunks. */
-    List<SchemaIndex.TableChange> read(String databaseId, Collection<String> tables) throws Exception;
+    /**
+     * Each of {@code tables} (model names) as it is now; a table that no longer exists comes back without definition or chunks.
+     *
+     * @param withVectors whether the loaded index holds vectors, so the changes must carry their texts' vectors
+     */
+    List<SchemaIndex.TableChange> read(String databaseId, Collection<String> tables, boolean withVectors) throws Exception;
   }
 
   private final Function<String, SchemaIndex> loader;
@@ -92,7 +96,14 @@ public final class SchemaIndexCache {
       }
       List<String> read = List.copyOf(new java.util.LinkedHashSet<>(names));
       try {
-        loaded.put(databaseId, current.withTables(tables.read(databaseId, read)));
+        SchemaIndex next = current.withTables(tables.read(databaseId, read, current.vectors().isPresent()));
+        if (current.vectors().isPresent() && next.vectors().isEmpty()) {
+          // The read missed a new text's vector: the next question loads the index, vectors and all, in one snapshot.
+          LOG.warn("the update of {} for tables {} lacked vectors; the index is loaded again in full", databaseId, read);
+          loaded.remove(databaseId);
+          return;
+        }
+        loaded.put(databaseId, next);
         tableUpdates.addAndGet(read.size());
       } catch (Exception e) {
         LOG.warn("could not update the index of {} for tables {}; it is loaded again in full: {}", databaseId, read, e.getMessage(), e);

@@ -549,10 +549,99 @@ public final class PgChunkStore implements ChunkStore {
     return tables.isEmpty() ? List.of() : chunks(databaseId, tables);
   }
 
+  /** Chunks of a database (of some tables, or all) and the vectors of their searched texts. */
+  public record ChunksWithVectors(List<Chunk> chunks, Map<String, float[]> vectors) {}
+
+  /**
+   * The stored chunks of a database (of {@code tables}, or all when null) and the vectors of their
+   * searched texts by {@link dev.schemarag.core.retrieval.ChunkVectors#key}, read in one snapshot: a
+   * write between two reads would leave a chunk without its text's vector.
+   */
+  public ChunksWithVectors loadWithVectors(String databaseId, Collection<String> tables) throws SQLException {
+    if (tables != null && tables.isEmpty()) {
+      return new ChunksWithVectors(List.of(), Map.of());
+    }
+    try (Connection c = db.open()) {
+      boolean autoCommit = c.getAutoCommit();
+      int isolation = c.getTransactionIsolation();
+      c.setAutoCommit(false);
+      c.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+      try {
+        List<Chunk> chunks = chunks(c, databaseId, tables);
+        Map<String, float[]> vectors = new java.util.HashMap<>();
+        // vector_send gives the binary form (dimensions, then big-endian floats): a quarter of the text form's bytes.
+        String texts = SCHEMA + "." + TEXTS;
+        try (PreparedStatement ps = c.prepareStatement(tables == null
+            ? "SELECT kind, embed_hash, vector_send(embedding) FROM " + texts + " WHERE database_id = ?"
+            : "SELECT t.kind, t.embed_hash, vector_send(t.embedding) FROM " + texts + " t WHERE t.database_id = ? AND (t.kind, t.embed_hash) IN"
+                + " (SELECT kind, embed_hash FROM " + SCHEMA + ".chunks WHERE database_id = ? AND table_name = ANY (?))")) {
+          ps.setString(1, databaseId);
+          if (tables != null) {
+            ps.setString(2, databaseId);
+            ps.setArray(3, c.createArrayOf("text", tables.toArray()));
+          }
+          ps.setFetchSize(1000);
+          try (ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+              ChunkKind kind = ChunkKind.valueOf(rs.getString(1).toUpperCase(java.util.Locale.ROOT));
+              vectors.put(dev.schemarag.core.retrieval.ChunkVectors.key(kind, rs.getString(2)), fromBinary(rs.getBytes(3)));
+            }
+          }
+        }
+        c.commit();
+        return new ChunksWithVectors(chunks, vectors);
+      } catch (SQLException e) {
+        c.rollback();
+        throw e;
+      } finally {
+        c.setTransactionIsolation(isolation);
+        c.setAutoCommit(autoCommit);
+      }
+    }
+  }
+
+  /**
+   * Whether the query side holds this database's vectors in memory ({@code retrieval.dense.memory.texts}): it
+   * has at most {@code maxTexts} distinct searched texts. Below that an exact scan in the JVM answers faster than
+   * a round trip per kind (measured in the README); at 10,000 tables (21,633 texts) the two took as long, and
+   * held vectors cost memory and every index update a copy of them.
+   */
+  public boolean vectorsHeld(String databaseId, int maxTexts) throws SQLException {
+    if (maxTexts <= 0) {
+      return false;
+    }
+    try (Connection c = db.open(); PreparedStatement ps = c.prepareStatement("SELECT count(*) FROM " + SCHEMA + "." + TEXTS
+        + " WHERE database_id = ?")) {
+      ps.setString(1, databaseId);
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        return rs.getLong(1) <= maxTexts;
+      }
+    }
+  }
+
+  /** A vector from pgvector's binary form: two 16-bit integers (dimensions, unused), then the floats, big-endian. */
+  static float[] fromBinary(byte[] bytes) {
+    java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(bytes);
+    int dim = b.getShort() & 0xffff;
+    b.getShort();
+    float[] v = new float[dim];
+    for (int i = 0; i < dim; i++) {
+      v[i] = b.getFloat();
+    }
+    return v;
+  }
+
   /** @param tables null: every table */
   private List<Chunk> chunks(String databaseId, Collection<String> tables) throws SQLException {
+    try (Connection c = db.open()) {
+      return chunks(c, databaseId, tables);
+    }
+  }
+
+  private static List<Chunk> chunks(Connection c, String databaseId, Collection<String> tables) throws SQLException {
     List<Chunk> out = new ArrayList<>();
-    try (Connection c = db.open(); PreparedStatement ps = c.prepareStatement(
+    try (PreparedStatement ps = c.prepareStatement(
         "SELECT id, table_name, kind, subject, related_tables, keywords, token_estimate, embed_text, prompt_text, embed_hash, content_hash"
             + " FROM " + SCHEMA + ".chunks WHERE database_id = ?" + (tables == null ? "" : " AND table_name = ANY (?)")
             + " ORDER BY table_name, id")) {

@@ -149,8 +149,10 @@ class IncrementalIndexTest {
       boolean changed = !before.table(name).equals(after.table(name))
           || !hashes(old.get(name)).equals(hashes(now.get(name)));
       if (changed) {
-        index = index.withTables(List.of(new SchemaIndex.TableChange(name, after.table(name), after.edges(name),
-            store.load("erp", List.of(name)))));
+        List<Chunk> read = store.load("erp", List.of(name));
+        // An index that holds vectors gets the changed table's with its chunks, as the query service reads them.
+        index = index.withTables(List.of(new SchemaIndex.TableChange(name, after.table(name), after.edges(name), read,
+            index.vectors().isPresent() ? vectorsOf(read) : Map.of())));
       }
     }
     return index;
@@ -162,6 +164,77 @@ class IncrementalIndexTest {
     List<ChunkStore.Removal> gone = store.all().keySet().stream().filter(id -> !ids.contains(id)).map(id -> new ChunkStore.Removal(id, 1)).toList();
     List<ChunkStore.Row> rows = chunks.values().stream().flatMap(List::stream).map(c -> new ChunkStore.Row(c, new float[0], 1)).toList();
     store.write(rows, gone, "none");
+  }
+
+  /** The vectors of the chunks' texts by {@link ChunkVectors#key}, from the word-hash embedder. */
+  private static Map<String, float[]> vectorsOf(Collection<Chunk> chunks) {
+    List<Chunk> list = List.copyOf(chunks);
+    List<float[]> vectors = new WordHashEmbedder().embedAll(list.stream().map(Chunk::embedText).toList());
+    Map<String, float[]> out = new HashMap<>();
+    for (int i = 0; i < list.size(); i++) {
+      out.put(ChunkVectors.key(list.get(i).kind(), list.get(i).embedHash()), vectors.get(i));
+    }
+    return out;
+  }
+
+  @Test
+  void theVectorsItHoldsFollowEveryChangeAndSearchLikeAFullScan() throws Exception {
+    Catalog catalog = erp();
+    SchemaModel start = catalog.model();
+    InMemoryChunkStore store = new InMemoryChunkStore();
+    write(store, chunks(start));
+    List<Chunk> first = chunks(start).values().stream().flatMap(List::stream).toList();
+    SchemaIndex index = new SchemaIndex(start, first, SETTINGS).withVectors(vectorsOf(first));
+    assertThat(index.version()).isZero();
+    SchemaModel state = start;
+
+    Table employees = catalog.tables.get("hr.employees");
+    List<Column> cols = new ArrayList<>(employees.columns());
+    cols.add(col("salary", "numeric", "yearly gross salary"));
+    catalog.tables.put("hr.employees", new Table("hr.employees", employees.comment(), cols, employees.module()));
+    index = apply(index, state, state = catalog.model(), store);
+    catalog.tables.remove("inventory.warehouses");
+    catalog.fks.remove("inventory_stock_levels_warehouse_id_fkey");
+    index = apply(index, state, state = catalog.model(), store);
+
+    assertThat(index.vectors()).isPresent();
+    Map<String, List<Chunk>> stored = chunks(state);
+    Embedder embedder = new WordHashEmbedder();
+    DenseSearch scan = dense(stored.values(), embedder);
+    for (String q : QUESTIONS) {
+      float[] v = embedder.embed(q);
+      for (ChunkKind kind : List.of(ChunkKind.OVERVIEW, ChunkKind.COLUMN)) {
+        List<DenseSearch.Hit> held = index.denseOr(scan).nearest(kind, v, 15);
+        List<DenseSearch.Hit> full = scan.nearest(kind, v, 15);
+        assertThat(held).as(q + " / " + kind).hasSameSizeAs(full);
+        for (int i = 0; i < full.size(); i++) {
+          assertThat(held.get(i).similarity()).as(q).isCloseTo(full.get(i).similarity(), org.assertj.core.data.Offset.offset(1e-5));
+        }
+      }
+    }
+    assertThat(index.denseOr(scan).nearest(ChunkKind.COLUMN, embedder.embed("yearly gross salary"), 1))
+        .extracting(DenseSearch.Hit::table, h -> h.subject().orElseThrow()).containsExactly(org.assertj.core.groups.Tuple.tuple("hr.employees", "salary"));
+    assertThat(index.denseOr(scan).nearest(ChunkKind.OVERVIEW, embedder.embed("storage sites"), 20)).extracting(DenseSearch.Hit::table)
+        .doesNotContain("inventory.warehouses");
+  }
+
+  @Test
+  void aChangeWithoutTheVectorsOfItsNewTextsLeavesDenseSearchToTheStore() throws Exception {
+    Catalog catalog = erp();
+    SchemaModel before = catalog.model();
+    List<Chunk> first = chunks(before).values().stream().flatMap(List::stream).toList();
+    SchemaIndex index = new SchemaIndex(before, first, SETTINGS).withVectors(vectorsOf(first));
+    Table products = catalog.tables.get("inventory.products");
+    List<Column> cols = new ArrayList<>(products.columns());
+    cols.add(col("discontinued", "boolean", "no longer sold"));
+    catalog.tables.put(products.name(), new Table(products.name(), products.comment(), cols, products.module()));
+    SchemaModel after = catalog.model();
+    SchemaIndex updated = index.withTables(List.of(new SchemaIndex.TableChange(products.name(), after.table(products.name()),
+        after.edges(products.name()), chunks(after).get(products.name()))));
+    assertThat(updated.vectors()).isEmpty();
+    DenseSearch store = (kind, q, limit) -> List.of();
+    assertThat(updated.denseOr(store)).isSameAs(store);
+    assertThat(index.denseOr(store)).isSameAs(index.vectors().orElseThrow());
   }
 
   private static Set<String> hashes(List<Chunk> chunks) {

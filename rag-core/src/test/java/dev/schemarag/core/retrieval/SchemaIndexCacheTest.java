@@ -39,6 +39,35 @@ class SchemaIndexCacheTest {
   }
 
   @Test
+  void anUpdateThatLacksTheVectorsOfItsNewTextsMakesTheNextQuestionLoadTheIndexAgain() {
+    AtomicInteger loads = new AtomicInteger();
+    Table t = new Table("t", Optional.empty(), List.of(Column.of("a", "int")), Optional.empty());
+    Table wider = new Table("t", Optional.empty(), List.of(Column.of("a", "int"), Column.of("b", "text")), Optional.empty());
+    SchemaIndexCache cache = new SchemaIndexCache(db -> {
+      SchemaModel m = new SchemaModel(db, List.of(loads.getAndIncrement() == 0 ? t : wider), List.of());
+      var chunks = Chunker.chunkAll(m, Map.of());
+      Map<String, float[]> vectors = new java.util.HashMap<>();
+      chunks.forEach(c -> vectors.put(ChunkVectors.key(c.kind(), c.embedHash()), new float[] {1, c.embedText().length()}));
+      try {
+        return new SchemaIndex(m, chunks, RetrievalSettings.DEFAULT).withVectors(vectors);
+      } catch (ChunkVectors.MissingVectors e) {
+        throw new IllegalStateException(e);
+      }
+    }, (db, names, withVectors) -> {
+      SchemaModel m = new SchemaModel(db, List.of(wider), List.of());
+      // The new column's chunk comes without its vector, as a read between a write and its vector would give it.
+      return List.of(new SchemaIndex.TableChange("t", Optional.of(wider), List.of(), Chunker.chunkAll(m, Map.of())));
+    });
+    SchemaIndex first = cache.get("erp");
+    assertThat(first.vectors()).isPresent();
+    cache.tablesChanged("erp", List.of("t"));
+    SchemaIndex again = cache.get("erp");
+    assertThat(cache.loads()).isEqualTo(2);
+    assertThat(again.vectors()).isPresent();
+    assertThat(again.model().table("t").orElseThrow().columns()).hasSize(2);
+  }
+
+  @Test
   void aChangeSignalledWhileLoadingIsNotLost() {
     AtomicInteger version = new AtomicInteger(1);
     SchemaIndexCache[] cache = new SchemaIndexCache[1];
@@ -64,7 +93,7 @@ class SchemaIndexCacheTest {
     CountDownLatch reading = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
     Table added = new Table("t2", Optional.empty(), List.of(Column.of("b", "int")), Optional.empty());
-    SchemaIndexCache cache = new SchemaIndexCache(db -> index(db, List.of(table("t1"))), (db, names) -> {
+    SchemaIndexCache cache = new SchemaIndexCache(db -> index(db, List.of(table("t1"))), (db, names, withVectors) -> {
       reading.countDown();
       // The update is held here until the question has been answered.
       assertThat(release.await(30, TimeUnit.SECONDS)).isTrue();
@@ -88,7 +117,7 @@ class SchemaIndexCacheTest {
 
   @Test
   void anUpdateThatCannotReadItsTablesDropsTheIndexForAFullLoad() {
-    SchemaIndexCache cache = new SchemaIndexCache(db -> index(db, List.of(table("t1"))), (db, names) -> {
+    SchemaIndexCache cache = new SchemaIndexCache(db -> index(db, List.of(table("t1"))), (db, names, withVectors) -> {
       throw new IllegalStateException("catalog unreachable");
     });
     SchemaIndex first = cache.get("erp");

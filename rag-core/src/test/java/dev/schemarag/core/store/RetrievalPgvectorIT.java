@@ -143,6 +143,43 @@ class RetrievalPgvectorIT {
   }
 
   @Test
+  void theVectorsReadWithTheChunksSearchAsPgvectorDoes() throws Exception {
+    String dbId = "it-" + UUID.randomUUID();
+    SchemaModel schema = erp(dbId, "Gross monthly salary");
+    List<Chunk> chunks = indexed(schema);
+    PgChunkStore.ChunksWithVectors all = store.loadWithVectors(dbId, null);
+    assertThat(all.chunks()).hasSameSizeAs(chunks);
+    // Every searched text has its vector, exactly as embedded.
+    for (Chunk c : chunks) {
+      if (dev.schemarag.core.retrieval.ChunkVectors.KINDS.contains(c.kind())) {
+        assertThat(all.vectors().get(dev.schemarag.core.retrieval.ChunkVectors.key(c.kind(), c.embedHash()))).as(c.id())
+            .containsExactly(model.embed(c.embedText()), org.assertj.core.data.Offset.offset(1e-6f));
+      }
+    }
+    SchemaIndex index = new SchemaIndex(schema, all.chunks(), RetrievalSettings.DEFAULT).withVectors(all.vectors());
+    try (PgDenseSearch dense = new PgDenseSearch(db, dbId)) {
+      for (String q : List.of("average salary per department", "units in stock per warehouse", "unpaid invoices of a customer")) {
+        float[] v = model.embed(q);
+        for (ChunkKind kind : List.of(ChunkKind.OVERVIEW, ChunkKind.COLUMN)) {
+          List<dev.schemarag.core.retrieval.DenseSearch.Hit> held = index.denseOr(dense).nearest(kind, v, 8);
+          List<dev.schemarag.core.retrieval.DenseSearch.Hit> pg = dense.nearest(kind, v, 8);
+          assertThat(held).as(q).extracting(h -> h.table() + "." + h.subject().orElse(""))
+              .containsExactlyElementsOf(pg.stream().map(h -> h.table() + "." + h.subject().orElse("")).toList());
+          for (int i = 0; i < pg.size(); i++) {
+            assertThat(held.get(i).similarity()).isCloseTo(pg.get(i).similarity(), org.assertj.core.data.Offset.offset(1e-5));
+          }
+        }
+      }
+    }
+    // One table's read: its chunks and only the vectors of their texts.
+    PgChunkStore.ChunksWithVectors one = store.loadWithVectors(dbId, List.of("hr.departments"));
+    assertThat(one.chunks()).isNotEmpty().allSatisfy(c -> assertThat(c.table()).isEqualTo("hr.departments"));
+    assertThat(one.vectors().keySet()).isEqualTo(one.chunks().stream().filter(c -> dev.schemarag.core.retrieval.ChunkVectors.KINDS
+        .contains(c.kind())).map(c -> dev.schemarag.core.retrieval.ChunkVectors.key(c.kind(), c.embedHash())).collect(java.util.stream.Collectors.toSet()));
+    assertThat(store.loadWithVectors(dbId, List.of()).chunks()).isEmpty();
+  }
+
+  @Test
   void retrievesTheTablesAQuestionIsAboutWithScoresDescending() throws Exception {
     String dbId = "it-" + UUID.randomUUID();
     SchemaModel model0 = erp(dbId, "Gross monthly salary");
