@@ -3,6 +3,7 @@ package dev.schemarag.core.retrieval;
 import dev.schemarag.core.access.SchemaView;
 import dev.schemarag.core.chunk.Chunk;
 import dev.schemarag.core.chunk.ChunkKind;
+import dev.schemarag.core.embed.Vectors;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.EnumMap;
@@ -153,7 +154,7 @@ public final class ChunkVectors implements DenseSearch {
         } else if (v.length != dim) {
           throw new IllegalArgumentException("the vector of chunk " + c.id() + " has " + v.length + " dimensions, the others " + dim);
         }
-        added.put(key, unit(v));
+        added.put(key, Vectors.normalize(v));
       }
       List<Ref> refs = new ArrayList<>(t == null ? List.of() : t.refs());
       refs.add(new Ref(c.table(), c.subject()));
@@ -186,7 +187,7 @@ public final class ChunkVectors implements DenseSearch {
     if (layout == null || limit <= 0) {
       return List.of();
     }
-    float[] scores = scores(layout, unit(query));
+    float[] scores = scores(layout, Vectors.normalize(query));
     List<Hit> out = new ArrayList<>();
     for (int i : top(scores, Math.min(limit, scores.length))) {
       for (Ref r : layout.texts()[i].refs()) {
@@ -204,7 +205,7 @@ public final class ChunkVectors implements DenseSearch {
       if (layout == null || limit <= 0) {
         return List.of();
       }
-      float[] scores = scores(layout, unit(query));
+      float[] scores = scores(layout, Vectors.normalize(query));
       List<Hit> out = new ArrayList<>(limit);
       for (int i : top(scores, scores.length)) {
         for (Ref r : layout.texts()[i].refs()) {
@@ -323,22 +324,5 @@ public final class ChunkVectors implements DenseSearch {
       s0 += q[i] * m[at + i];
     }
     return ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7));
-  }
-
-  /** The vector scaled to length 1, so that a dot product is the cosine the store's {@code <=>} gives. */
-  static float[] unit(float[] v) {
-    double n = 0;
-    for (float x : v) {
-      n += (double) x * x;
-    }
-    if (n == 0) {
-      return v.clone();
-    }
-    float inv = (float) (1 / Math.sqrt(n));
-    float[] out = new float[v.length];
-    for (int i = 0; i < v.length; i++) {
-      out[i] = v[i] * inv;
-    }
-    return out;
   }
 }
