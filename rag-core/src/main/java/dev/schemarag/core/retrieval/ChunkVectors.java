@@ -20,7 +20,7 @@ import java.util.Set;
  * over them. Each distinct text of a kind is held and scored once and its similarity given to every
  * chunk that says it, as the store's text table does ({@code chunk_texts}), so the limit counts
  * distinct texts. The store stays the vectors' home: they are read from it with the chunks, and a
- * changed table's again with its chunks ({@link #withTables}).
+ * changed table's again with its chunks ({@link #with}).
  *
  * <p>Why in memory: a question searches three kinds, each a round trip and an HNSW walk in
  * PostgreSQL. Scoring every text in the JVM is exact and takes about a millisecond per 6,000 texts;
@@ -42,8 +42,8 @@ public final class ChunkVectors implements DenseSearch {
 
   /**
    * The texts of one kind and their unit vectors, one row each in one array: a scan reads memory in
-   * order (at 10,000 tables a kind holds about 10,000 texts, 15 MB), where a vector per object made it
-   * several times slower.
+   * order. With an array per vector the dense stage at 10,000 tables (21,633 texts, 33 MB) took 20.3 ms
+   * in the mean, with one per kind 13.3 ms.
    */
   private record Layout(Text[] texts, float[] matrix) {}
 
