@@ -124,7 +124,7 @@ record IndexedSchema(SchemaIndex index, ConnectionSource db, Langchain4jEmbedder
       PooledConnections pooled = PooledConnections.of(db.url(), config.get(ConfigKeys.DB_USER), config.get(ConfigKeys.DB_PASSWORD), 4, "eval");
       SchemaIndex index = new SchemaIndex(model, chunks, settings);
       if (store.vectorsHeld(model.databaseId(), config.getInt(ConfigKeys.RETRIEVAL_DENSE_MEMORY_TEXTS))) {
-        index = withVectors(index, store.loadWithVectors(model.databaseId(), null).vectors());
+        index = withVectors(index, store.vectors(model.databaseId()));
       }
       return new IndexedSchema(index, pooled, model0, chunksPerSecond, List.of(db, pooled));
     } catch (Exception e) {

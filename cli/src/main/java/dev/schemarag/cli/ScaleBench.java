@@ -434,11 +434,12 @@ final class ScaleBench implements Callable<Integer> {
           figures.put("retrieval", steady.figures());
           double steadyP95 = steady.all().latencyPercentile(95);
           Map<String, Object> byEf = new LinkedHashMap<>();
-          if (!efSearch.isEmpty() && indexes.get(DATABASE_ID).vectors().isPresent()) {
+          boolean held = indexes.get(DATABASE_ID).vectors().isPresent();
+          if (!efSearch.isEmpty() && held) {
             System.out.println("--ef-search is not measured: the query side searches the vectors it holds (retrieval.dense.memory.texts=0"
                 + " searches pgvector)");
           }
-          for (int ef : indexes.get(DATABASE_ID).vectors().isPresent() ? List.<Integer>of() : efSearch) {
+          for (int ef : held ? List.<Integer>of() : efSearch) {
             try (PgDenseSearch other = new PgDenseSearch(db, DATABASE_ID, ef)) {
               System.out.printf("retrieval with hnsw.ef_search %d:%n", ef);
               // The JIT is warm by now; a short warm-up fills this connection's caches.

@@ -76,7 +76,7 @@ public final class QueryServices {
     SchemaIndexCache indexes = new SchemaIndexCache(id -> {
       QuerySources.Source c = sourceOf.apply(id);
       try {
-        boolean vectorsInMemory = store.vectorsHeld(id, memoryTexts);
+        boolean vectorsInMemory = source != IndexSource.CATALOG && store.vectorsHeld(id, memoryTexts);
         PgChunkStore.ChunksWithVectors stored = source == IndexSource.CATALOG ? new PgChunkStore.ChunksWithVectors(List.of(), Map.of())
             : vectorsInMemory ? store.loadWithVectors(id, null) : new PgChunkStore.ChunksWithVectors(store.load(id), Map.of());
         boolean fromStore = source == IndexSource.STORE || !stored.chunks().isEmpty();
@@ -91,7 +91,7 @@ public final class QueryServices {
         var chunks = Chunker.chunkAll(model, Map.of());
         sync.sync(id, Optional.empty(), chunks, System.currentTimeMillis(), n -> { });
         boolean held = store.vectorsHeld(id, memoryTexts);
-        return withVectors(new SchemaIndex(model, chunks, retrieval), held, held ? store.loadWithVectors(id, null).vectors() : Map.of());
+        return withVectors(new SchemaIndex(model, chunks, retrieval), held, held ? store.vectors(id) : Map.of());
       } catch (SQLException e) {
         throw new IllegalStateException("cannot load the index of database " + id + ": " + e.getMessage(), e);
       }

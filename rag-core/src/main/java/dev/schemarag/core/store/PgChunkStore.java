@@ -568,26 +568,7 @@ public final class PgChunkStore implements ChunkStore {
       c.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
       try {
         List<Chunk> chunks = chunks(c, databaseId, tables);
-        Map<String, float[]> vectors = new java.util.HashMap<>();
-        // vector_send gives the binary form (dimensions, then big-endian floats): a quarter of the text form's bytes.
-        String texts = SCHEMA + "." + TEXTS;
-        try (PreparedStatement ps = c.prepareStatement(tables == null
-            ? "SELECT kind, embed_hash, vector_send(embedding) FROM " + texts + " WHERE database_id = ?"
-            : "SELECT t.kind, t.embed_hash, vector_send(t.embedding) FROM " + texts + " t WHERE t.database_id = ? AND (t.kind, t.embed_hash) IN"
-                + " (SELECT kind, embed_hash FROM " + SCHEMA + ".chunks WHERE database_id = ? AND table_name = ANY (?))")) {
-          ps.setString(1, databaseId);
-          if (tables != null) {
-            ps.setString(2, databaseId);
-            ps.setArray(3, c.createArrayOf("text", tables.toArray()));
-          }
-          ps.setFetchSize(1000);
-          try (ResultSet rs = ps.executeQuery()) {
-            while (rs.next()) {
-              ChunkKind kind = ChunkKind.valueOf(rs.getString(1).toUpperCase(java.util.Locale.ROOT));
-              vectors.put(dev.schemarag.core.retrieval.ChunkVectors.key(kind, rs.getString(2)), fromBinary(rs.getBytes(3)));
-            }
-          }
-        }
+        Map<String, float[]> vectors = vectors(c, databaseId, tables);
         c.commit();
         return new ChunksWithVectors(chunks, vectors);
       } catch (SQLException e) {
@@ -598,6 +579,41 @@ public final class PgChunkStore implements ChunkStore {
         c.setAutoCommit(autoCommit);
       }
     }
+  }
+
+  /**
+   * The vectors of a database's searched texts by {@link dev.schemarag.core.retrieval.ChunkVectors#key}: for chunks
+   * this process has just written and holds already ({@link #loadWithVectors} reads both in one snapshot).
+   */
+  public Map<String, float[]> vectors(String databaseId) throws SQLException {
+    try (Connection c = db.open()) {
+      return vectors(c, databaseId, null);
+    }
+  }
+
+  /** @param tables null: every table's texts */
+  private static Map<String, float[]> vectors(Connection c, String databaseId, Collection<String> tables) throws SQLException {
+    Map<String, float[]> vectors = new java.util.HashMap<>();
+    // vector_send gives the binary form (dimensions, then big-endian floats): a quarter of the text form's bytes.
+    String texts = SCHEMA + "." + TEXTS;
+    try (PreparedStatement ps = c.prepareStatement(tables == null
+        ? "SELECT kind, embed_hash, vector_send(embedding) FROM " + texts + " WHERE database_id = ?"
+        : "SELECT t.kind, t.embed_hash, vector_send(t.embedding) FROM " + texts + " t WHERE t.database_id = ? AND (t.kind, t.embed_hash) IN"
+            + " (SELECT kind, embed_hash FROM " + SCHEMA + ".chunks WHERE database_id = ? AND table_name = ANY (?))")) {
+      ps.setString(1, databaseId);
+      if (tables != null) {
+        ps.setString(2, databaseId);
+        ps.setArray(3, c.createArrayOf("text", tables.toArray()));
+      }
+      ps.setFetchSize(1000);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          ChunkKind kind = ChunkKind.valueOf(rs.getString(1).toUpperCase(java.util.Locale.ROOT));
+          vectors.put(dev.schemarag.core.retrieval.ChunkVectors.key(kind, rs.getString(2)), fromBinary(rs.getBytes(3)));
+        }
+      }
+    }
+    return vectors;
   }
 
   /**

@@ -156,6 +156,10 @@ class RetrievalPgvectorIT {
             .containsExactly(model.embed(c.embedText()), org.assertj.core.data.Offset.offset(1e-6f));
       }
     }
+    // Read alone, for chunks already in hand: the same vectors.
+    Map<String, float[]> alone = store.vectors(dbId);
+    assertThat(alone.keySet()).isEqualTo(all.vectors().keySet());
+    alone.forEach((k, v) -> assertThat(v).as(k).containsExactly(all.vectors().get(k)));
     SchemaIndex index = new SchemaIndex(schema, all.chunks(), RetrievalSettings.DEFAULT).withVectors(all.vectors());
     try (PgDenseSearch dense = new PgDenseSearch(db, dbId)) {
       for (String q : List.of("average salary per department", "units in stock per warehouse", "unpaid invoices of a customer")) {
