@@ -91,6 +91,8 @@ public final class SchemaIndex {
   private final long version;
   /** The searched chunks' vectors when the index holds them ({@link #withVectors}); empty: dense search goes to the store. */
   private final Optional<ChunkVectors> vectors;
+  /** {@link #holdsCopies()}, once asked; racing threads work out the same value. */
+  private volatile Boolean holdsCopies;
   /**
    * Each acronym's readings ({@link Acronyms#readings}), found once per version: finding them scans
    * every table and column name. A new version keeps those no changed table can alter.
@@ -592,6 +594,23 @@ public final class SchemaIndex {
 
   public SchemaModel model() {
     return model;
+  }
+
+  /** The tables of a module, in the order the schema lists them; none for a module the schema does not have. */
+  Set<String> tablesOf(String module) {
+    PSet<String> tables = tablesOfModule.get(module);
+    return tables == null ? Set.of() : tables;
+  }
+
+  /** Whether more than {@link TableCopies#KEPT} tables share a name (in several schemas); worked out once per index. */
+  boolean holdsCopies() {
+    Boolean held = holdsCopies;
+    if (held == null) {
+      held = TableCopies.namesIn(model.tables().stream().map(Table::name)::iterator).values().stream()
+          .anyMatch(n -> n > TableCopies.KEPT);
+      holdsCopies = held;
+    }
+    return held;
   }
 
   /**
