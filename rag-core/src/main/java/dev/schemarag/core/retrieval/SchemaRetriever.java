@@ -472,8 +472,8 @@ public final class SchemaRetriever {
   /**
    * The lexical table hits; where tables share a name, the first copies of each name among three times as
    * many (see {@link TableCopies#fewOfEachName}). Only here: BM25 ranks copies alike, so they fill its limit
-   * (at 10,000 tables, 60 hits of 7 names), and a wider search is cheap in Lucene. Asked wider, pgvector's
-   * table and column searches took 5 and 20 ms more there.
+   * (at 10,000 tables, 60 hits of 7 names), and a wider search is cheap in Lucene. Asked as wide, pgvector's
+   * stage took 4 ms more there for tables, 15 ms for tables and columns.
    */
   private List<LexicalIndex.Hit> lexicalTables(String question) {
     if (!index.holdsCopies()) {
