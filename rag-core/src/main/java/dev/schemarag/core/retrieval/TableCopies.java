@@ -61,20 +61,20 @@ final class TableCopies {
   static final int COPIES_OVERFETCH = 3;
 
   /**
-   * The first {@code limit} hits, in order, that are among the first {@link #KEPT} of their table's name
-   * (and subject, for a column); the other copies are left out. A search asks for more than its limit and
-   * cuts here, so that a few dozen copies cannot fill the limit and leave out the one table of another
-   * name the question needs (measured at 10,000 tables: a lexical top 60 of 7 names, a dense top 60 of
-   * 26). The copies left out would rank behind every other candidate anyway ({@link #fewFirst}).
+   * The first {@code limit} hits, in order, that are among the first {@link #KEPT} of their table's name;
+   * the other copies are left out. A search asks for more than its limit and cuts here, so that a few
+   * dozen copies cannot fill the limit and leave out the one table of another name the question needs
+   * (at 10,000 tables, a lexical top 60 of 7 names). The copies left out would rank behind every other
+   * candidate anyway ({@link #fewFirst}).
    */
-  static <H> List<H> fewOfEachName(List<H> hits, int limit, Function<H, String> table, Function<H, String> subject) {
+  static <H> List<H> fewOfEachName(List<H> hits, int limit, Function<H, String> table) {
     Map<String, Integer> seen = new HashMap<>();
     List<H> out = new ArrayList<>(Math.min(hits.size(), limit));
     for (H h : hits) {
       if (out.size() == limit) {
         break;
       }
-      if (seen.merge(name(table.apply(h)) + "." + subject.apply(h), 1, Integer::sum) <= KEPT) {
+      if (admit(seen, table.apply(h))) {
         out.add(h);
       }
     }

@@ -65,12 +65,12 @@ public final class TableEvidence {
     return List.copyOf(lexicalColumns);
   }
 
-  /** Columns with evidence, best dense hit first. */
   /** Whether no search returned the table or any of its columns (a candidate only by its module). */
   boolean foundByNoSearch() {
     return Double.isNaN(denseTable) && lexicalTable == 0 && denseColumns.isEmpty() && lexicalColumns.isEmpty() && Double.isNaN(denseQuery);
   }
 
+  /** Columns with evidence, best dense hit first. */
   List<String> matchedColumns() {
     List<String> out = new ArrayList<>();
     denseColumns.forEach(c -> out.add(c.column()));
