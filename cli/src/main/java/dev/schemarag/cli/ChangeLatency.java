@@ -72,8 +72,7 @@ final class ChangeLatency {
 
       long t0 = System.nanoTime();
       // As the query service reads a changed table: with its texts' vectors when the index holds them.
-      PgChunkStore.ChunksWithVectors stored = index.vectors().isPresent() ? store.loadWithVectors(db, List.of(changed.name()))
-          : new PgChunkStore.ChunksWithVectors(store.load(db, List.of(changed.name())), Map.of());
+      PgChunkStore.ChunksWithVectors stored = store.load(db, List.of(changed.name()), index.vectors().isPresent());
       long t1 = System.nanoTime();
       long cpu = THREADS.getCurrentThreadCpuTime();
       index = index.withTables(List.of(new SchemaIndex.TableChange(changed.name(), Optional.of(changed), next.edges(changed.name()),

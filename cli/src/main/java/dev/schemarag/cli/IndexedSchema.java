@@ -66,11 +66,10 @@ record IndexedSchema(SchemaIndex index, ConnectionSource db, Langchain4jEmbedder
                                int memoryTexts) throws java.sql.SQLException {
     SchemaModel catalog = new PgCatalogReader(db).read(databaseId, schemas);
     PgChunkStore store = new PgChunkStore(db);
-    if (!store.vectorsHeld(databaseId, memoryTexts)) {
-      return new SchemaIndex(catalog, store.load(databaseId), settings);
-    }
-    PgChunkStore.ChunksWithVectors stored = store.loadWithVectors(databaseId, null);
-    return withVectors(new SchemaIndex(catalog, stored.chunks(), settings), stored.vectors());
+    boolean held = store.vectorsHeld(databaseId, memoryTexts);
+    PgChunkStore.ChunksWithVectors stored = store.load(databaseId, null, held);
+    SchemaIndex index = new SchemaIndex(catalog, stored.chunks(), settings);
+    return held ? withVectors(index, stored.vectors()) : index;
   }
 
   /** The index holding its vectors; one read in one snapshot cannot miss any, so a miss is an error. */

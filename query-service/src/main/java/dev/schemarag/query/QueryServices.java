@@ -78,7 +78,7 @@ public final class QueryServices {
       try {
         boolean vectorsInMemory = source != IndexSource.CATALOG && store.vectorsHeld(id, memoryTexts);
         PgChunkStore.ChunksWithVectors stored = source == IndexSource.CATALOG ? new PgChunkStore.ChunksWithVectors(List.of(), Map.of())
-            : vectorsInMemory ? store.loadWithVectors(id, null) : new PgChunkStore.ChunksWithVectors(store.load(id), Map.of());
+            : store.load(id, null, vectorsInMemory);
         boolean fromStore = source == IndexSource.STORE || !stored.chunks().isEmpty();
         // Chunked here, the catalog carries the column values the ingest service reads, as the indexer's chunks would;
         // the stored chunks carry their own, so the statistics are not read for them.
@@ -171,9 +171,7 @@ public final class QueryServices {
     long t0 = System.nanoTime();
     SchemaModel around = new PgCatalogReader(source).readTables(databaseId, schemas, tables);
     long t1 = System.nanoTime();
-    PgChunkStore chunkStore = new PgChunkStore(store);
-    PgChunkStore.ChunksWithVectors read = withVectors ? chunkStore.loadWithVectors(databaseId, tables)
-        : new PgChunkStore.ChunksWithVectors(chunkStore.load(databaseId, tables), Map.of());
+    PgChunkStore.ChunksWithVectors read = new PgChunkStore(store).load(databaseId, tables, withVectors);
     Map<String, List<Chunk>> chunks = new HashMap<>();
     Map<String, Map<String, float[]>> vectors = new HashMap<>();
     for (Chunk c : read.chunks()) {

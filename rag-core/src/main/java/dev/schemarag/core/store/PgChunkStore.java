@@ -553,6 +553,18 @@ public final class PgChunkStore implements ChunkStore {
   public record ChunksWithVectors(List<Chunk> chunks, Map<String, float[]> vectors) {}
 
   /**
+   * The stored chunks of a database (of {@code tables}, or all when null), with their texts' vectors
+   * ({@link #loadWithVectors}) when {@code withVectors}, else without any: what an index that holds its
+   * vectors, or one that searches the store, reads.
+   */
+  public ChunksWithVectors load(String databaseId, Collection<String> tables, boolean withVectors) throws SQLException {
+    if (withVectors) {
+      return loadWithVectors(databaseId, tables);
+    }
+    return new ChunksWithVectors(tables == null ? load(databaseId) : load(databaseId, tables), Map.of());
+  }
+
+  /**
    * The stored chunks of a database (of {@code tables}, or all when null) and the vectors of their
    * searched texts by {@link dev.schemarag.core.retrieval.ChunkVectors#key}, read in one snapshot: a
    * write between two reads would leave a chunk without its text's vector.
