@@ -127,16 +127,16 @@ final class EvalCommand implements Callable<Integer> {
           retriever.retrieve(questions.get(i).question());
         }
         RetrievalMetrics metrics = new RetrievalMetrics();
-        List<Map<String, Object>> evidenceRows = new ArrayList<>();
-        try (ProgressBar pb = new ProgressBarBuilder().setTaskName("questions").setInitialMax(questions.size())
+        try (EvidenceDump.Writer evidence = evidenceFile == null ? null : new EvidenceDump.Writer(evidenceFile, false);
+             ProgressBar pb = new ProgressBarBuilder().setTaskName("questions").setInitialMax(questions.size())
             .setStyle(ProgressBarStyle.ASCII).build()) {
           for (BenchQuestion q : questions) {
             long s = System.nanoTime();
             SchemaRetriever.Result r = retriever.retrieveWithEvidence(q.question(), settings);
             double ms = (System.nanoTime() - s) / 1e6;
             metrics.add(q, r.packet(), ms);
-            if (evidenceFile != null) {
-              evidenceRows.add(EvidenceDump.row(q, r, index));
+            if (evidence != null) {
+              evidence.write(EvidenceDump.row(q, r, index));
             }
             pb.step();
           }
@@ -166,7 +166,6 @@ final class EvalCommand implements Callable<Integer> {
           System.out.println("wrote " + page);
         }
         if (evidenceFile != null) {
-          EvidenceDump.write(evidenceFile, evidenceRows, false);
           System.out.println("wrote " + evidenceFile);
         }
       }

@@ -425,10 +425,13 @@ final class ScaleBench implements Callable<Integer> {
         int configuredEf = config.getInt(ConfigKeys.RETRIEVAL_EF_SEARCH);
         try (PgDenseSearch dense = new PgDenseSearch(db, DATABASE_ID, configuredEf)) {
           System.out.printf("retrieval with hnsw.ef_search %d:%n", configuredEf);
-          List<Map<String, Object>> evidence = evidenceFile == null ? null : new ArrayList<>();
-          Retrieval steady = retrieval(bench, bench.warmUp(), indexes, dense, model, settings, evidence);
-          if (evidence != null) {
-            writeEvidence(n, evidence);
+          Retrieval steady;
+          // Each size's rows name it; the first size's replace what the file held.
+          try (EvidenceDump.Writer evidence = evidenceFile == null ? null : new EvidenceDump.Writer(evidenceFile, sizes.indexOf(n) > 0)) {
+            steady = retrieval(bench, bench.warmUp(), indexes, dense, model, settings, evidence, n);
+            if (evidence != null) {
+              System.out.println("evidence of " + evidence.rows() + " questions written to " + evidenceFile);
+            }
           }
           steady.figures().put("ef_search", configuredEf);
           figures.put("retrieval", steady.figures());
@@ -444,7 +447,7 @@ final class ScaleBench implements Callable<Integer> {
               System.out.printf("retrieval with hnsw.ef_search %d:%n", ef);
               // The JIT is warm by now; a short warm-up fills this connection's caches.
               byEf.put(String.valueOf(ef), retrieval(bench, bench.warmUp().subList(0, Math.min(20, bench.warmUp().size())), indexes, other,
-                  model, settings, null).figures());
+                  model, settings, null, n).figures());
             }
           }
           if (!byEf.isEmpty()) {
@@ -552,6 +555,17 @@ final class ScaleBench implements Callable<Integer> {
     return new SchemaRetriever(index, index.denseOr(dense), model, settings);
   }
 
+  /** Collections so far and their accumulated time (ms), over every collector of this JVM. */
+  private static long[] collections() {
+    long count = 0;
+    long ms = 0;
+    for (java.lang.management.GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+      count += Math.max(0, gc.getCollectionCount());
+      ms += Math.max(0, gc.getCollectionTime());
+    }
+    return new long[] {count, ms};
+  }
+
   /** What one retrieval pass measured: its figures for the JSON, every question's metrics together, and each question's latency by id. */
   private record Retrieval(Map<String, Object> figures, RetrievalMetrics all, Map<String, Double> msById) {}
 
@@ -559,15 +573,17 @@ final class ScaleBench implements Callable<Integer> {
    * Retrieval over the sampled questions of each benchmark, after a warm-up.
    *
    * @param evidence where each measured question's evidence row goes, or null
+   * @param tables the size each evidence row names
    */
   private static Retrieval retrieval(Benchmarks bench, List<BenchQuestion> warmUp, SchemaIndexCache indexes, PgDenseSearch dense,
-                                   Langchain4jEmbedder model, RetrievalSettings settings, List<Map<String, Object>> evidence) {
+                                   Langchain4jEmbedder model, RetrievalSettings settings, EvidenceDump.Writer evidence, int tables) {
     for (BenchQuestion q : warmUp) {
       retrieverOf(indexes.get(DATABASE_ID), dense, model, settings).retrieve(q.question());
     }
     RetrievalMetrics all = new RetrievalMetrics();
     Map<String, Object> out = new LinkedHashMap<>();
     Map<String, Double> msById = new HashMap<>();
+    long[] gcBefore = collections();
     for (Map.Entry<String, List<BenchQuestion>> set : bench.questions().entrySet()) {
       RetrievalMetrics metrics = new RetrievalMetrics();
       for (BenchQuestion q : set.getValue()) {
@@ -578,9 +594,10 @@ final class ScaleBench implements Callable<Integer> {
         double ms = (System.nanoTime() - s) / 1e6;
         var packet = result.packet();
         if (evidence != null) {
-          Map<String, Object> row = new LinkedHashMap<>(EvidenceDump.row(q, result, index));
+          Map<String, Object> row = new LinkedHashMap<>(Map.of("tables", tables));
+          row.putAll(EvidenceDump.row(q, result, index));
           row.put("set", set.getKey());
-          evidence.add(row);
+          evidence.write(row);
         }
         metrics.add(q, packet, ms);
         all.add(q, packet, ms);
@@ -591,21 +608,14 @@ final class ScaleBench implements Callable<Integer> {
               + " %.1f / %.1f / %.1f ms%n", set.getKey(), metrics.questions(), metrics.packetRecall(), metrics.packetPrecision(),
           metrics.packetF1(), metrics.latencyPercentile(50), metrics.latencyPercentile(95), metrics.latencyPercentile(99));
     }
+    long[] gcAfter = collections();
     out.put("all", quality(all));
     out.put("warmup_questions", warmUp.size());
+    // The pipeline shares this JVM: its collections pause the questions too, and show in their tail.
+    out.put("gc_during_questions", Map.of("collections", gcAfter[0] - gcBefore[0], "ms", gcAfter[1] - gcBefore[1]));
+    System.out.printf(Locale.ROOT, "garbage collection while the questions were asked: %d collections, %d ms%n", gcAfter[0] - gcBefore[0],
+        gcAfter[1] - gcBefore[1]);
     return new Retrieval(out, all, msById);
-  }
-
-  /** The rows of one size, each naming it; the first size's replace what the file held. */
-  private void writeEvidence(int tables, List<Map<String, Object>> rows) throws java.io.IOException {
-    List<Map<String, Object>> sized = new ArrayList<>();
-    for (Map<String, Object> row : rows) {
-      Map<String, Object> s = new LinkedHashMap<>(Map.of("tables", tables));
-      s.putAll(row);
-      sized.add(s);
-    }
-    EvidenceDump.write(evidenceFile, sized, sizes.indexOf(tables) > 0);
-    System.out.println("evidence of " + rows.size() + " questions written to " + evidenceFile);
   }
 
   private static Map<String, Object> quality(RetrievalMetrics m) {

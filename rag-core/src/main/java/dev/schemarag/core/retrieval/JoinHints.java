@@ -65,7 +65,8 @@ final class JoinHints {
    * Breadth-first from {@code from} over FKs both ways, at most {@value #MAX_PATH_HOPS} hops: the
    * key each table was first reached by. A table's entry is set when it is first reached and never
    * changes, so it is what a search for that table alone would give; the search stops once every
-   * wanted table is reached.
+   * wanted table is reached. The last ring is only looked at for wanted tables: around a hub of a
+   * large schema it holds thousands of tables, none of which is searched from.
    */
   private static Map<String, ForeignKey> reached(SchemaModel model, String from, Set<String> wanted) {
     Map<String, ForeignKey> via = new HashMap<>();
@@ -77,17 +78,19 @@ final class JoinHints {
     while (!queue.isEmpty() && found < wanted.size()) {
       String cur = queue.poll();
       int d = depth.get(cur);
-      if (d >= MAX_PATH_HOPS) {
-        continue;
-      }
-      for (ForeignKey fk : model.edges(cur)) {
-        String next = fk.other(cur);
-        if (!depth.containsKey(next)) {
-          depth.put(next, d + 1);
-          via.put(next, fk);
-          queue.add(next);
-          if (wanted.contains(next)) {
-            found++;
+      boolean lastRing = d + 1 == MAX_PATH_HOPS;
+      for (List<ForeignKey> side : List.of(model.outgoing(cur), model.incoming(cur))) {
+        for (ForeignKey fk : side) {
+          String next = fk.other(cur);
+          if ((!lastRing || wanted.contains(next)) && !depth.containsKey(next)) {
+            depth.put(next, d + 1);
+            via.put(next, fk);
+            if (!lastRing) {
+              queue.add(next);
+            }
+            if (wanted.contains(next)) {
+              found++;
+            }
           }
         }
       }

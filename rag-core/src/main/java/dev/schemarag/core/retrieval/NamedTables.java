@@ -189,9 +189,11 @@ final class NamedTables {
   /** The tables among {@code candidates} that the question (as stems) names. */
   Set<String> named(List<String> question, Iterable<String> candidates) {
     Set<String> out = new LinkedHashSet<>();
+    // A phrase whose first word the question does not say is passed over at once, as in namedByValue.
+    Set<String> said = new java.util.HashSet<>(question);
     for (String t : candidates) {
       Names n = byTable.get(t);
-      if (n != null && names(question, n)) {
+      if (n != null && names(question, said, n)) {
         out.add(t);
       }
     }
@@ -264,14 +266,14 @@ final class NamedTables {
     return out;
   }
 
-  private boolean names(List<String> question, Names n) {
+  private boolean names(List<String> question, Set<String> said, Names n) {
     for (List<String> phrase : n.phrases()) {
-      if (containsPhrase(question, phrase)) {
+      if (said.contains(phrase.get(0)) && containsPhrase(question, phrase)) {
         return true;
       }
     }
     for (ColumnPhrase c : n.columns()) {
-      if (columnTables.getOrDefault(c.normalized(), 0) == 1 && containsPhrase(question, c.stems())) {
+      if (said.contains(c.stems().get(0)) && columnTables.getOrDefault(c.normalized(), 0) == 1 && containsPhrase(question, c.stems())) {
         return true;
       }
     }

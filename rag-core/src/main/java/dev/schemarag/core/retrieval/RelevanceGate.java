@@ -50,9 +50,12 @@ public final class RelevanceGate {
   /** The question's relevance to the schema: the best table's, and which table that is. */
   static Optional<TableEvidence> closest(List<TableEvidence> ranked) {
     TableEvidence best = null;
+    double bestRelevance = Double.NEGATIVE_INFINITY;
     for (TableEvidence e : ranked) {
-      if (best == null || relevance(e) > relevance(best)) {
+      double r = relevance(e);
+      if (r > bestRelevance) {
         best = e;
+        bestRelevance = r;
       }
     }
     return Optional.ofNullable(best);

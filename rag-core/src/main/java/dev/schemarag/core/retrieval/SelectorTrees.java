@@ -23,12 +23,20 @@ public final class SelectorTrees implements SelectorModel {
   private final String model;
   private final double baseMargin;
   private final double threshold;
+  /** Where each tree's first node starts in {@link #nodes}. */
   private final int[] roots;
-  private final int[] feature;
-  private final float[] value;
-  private final int[] yes;
-  private final int[] no;
-  private final int[] missing;
+  /**
+   * Every node of every tree, {@value #STRIDE} ints each: feature (or {@link #LEAF}), the bits of its
+   * threshold or leaf value, and where its yes, no and missing children start. A node's fields share a
+   * cache line: 800 trees walked for 30 tables a question read the nodes in no predictable order.
+   */
+  private final int[] nodes;
+  private static final int STRIDE = 5;
+  private static final int FEATURE = 0;
+  private static final int VALUE = 1;
+  private static final int YES = 2;
+  private static final int NO = 3;
+  private static final int MISSING = 4;
 
   /** One node of a tree as fitted: a split on {@code feature} or, with feature {@code -1}, a leaf. */
   public record Node(int feature, float value, int yes, int no, int missing) {
@@ -46,36 +54,33 @@ public final class SelectorTrees implements SelectorModel {
     this.threshold = threshold;
     int total = trees.stream().mapToInt(List::size).sum();
     roots = new int[trees.size()];
-    feature = new int[total];
-    value = new float[total];
-    yes = new int[total];
-    no = new int[total];
-    missing = new int[total];
+    nodes = new int[total * STRIDE];
     int at = 0;
     int features = TableSelector.FEATURES.size();
     for (int t = 0; t < trees.size(); t++) {
-      List<Node> nodes = trees.get(t);
-      roots[t] = at;
-      for (int i = 0; i < nodes.size(); i++) {
-        Node n = nodes.get(i);
+      List<Node> tree = trees.get(t);
+      roots[t] = at * STRIDE;
+      for (int i = 0; i < tree.size(); i++) {
+        Node n = tree.get(i);
         if (n.feature() != LEAF) {
           if (n.feature() < 0 || n.feature() >= features) {
             throw new IllegalArgumentException("selector tree " + t + " of " + model + " splits on feature " + n.feature() + ", the selector has "
                 + features);
           }
           for (int child : new int[] {n.yes(), n.no(), n.missing()}) {
-            if (child <= i || child >= nodes.size()) {
+            if (child <= i || child >= tree.size()) {
               throw new IllegalArgumentException("selector tree " + t + " of " + model + ": node " + i + " points at node " + child);
             }
           }
         }
-        feature[at + i] = n.feature();
-        value[at + i] = n.value();
-        yes[at + i] = at + n.yes();
-        no[at + i] = at + n.no();
-        missing[at + i] = at + n.missing();
+        int o = (at + i) * STRIDE;
+        nodes[o + FEATURE] = n.feature();
+        nodes[o + VALUE] = Float.floatToRawIntBits(n.value());
+        nodes[o + YES] = (at + n.yes()) * STRIDE;
+        nodes[o + NO] = (at + n.no()) * STRIDE;
+        nodes[o + MISSING] = (at + n.missing()) * STRIDE;
       }
-      at += nodes.size();
+      at += tree.size();
     }
   }
 
@@ -95,14 +100,20 @@ public final class SelectorTrees implements SelectorModel {
 
   /** The sum of the base margin and every tree's leaf for this row, before the sigmoid. */
   public double margin(double[] row) {
+    // XGBoost compares in float: the row is converted once, not at every split.
+    float[] x = new float[row.length];
+    for (int i = 0; i < row.length; i++) {
+      x[i] = (float) row[i];
+    }
     double z = baseMargin;
     for (int root : roots) {
       int n = root;
-      while (feature[n] != LEAF) {
-        double x = row[feature[n]];
-        n = Double.isNaN(x) ? missing[n] : (float) x < value[n] ? yes[n] : no[n];
+      int f;
+      while ((f = nodes[n + FEATURE]) != LEAF) {
+        float v = x[f];
+        n = Float.isNaN(v) ? nodes[n + MISSING] : v < Float.intBitsToFloat(nodes[n + VALUE]) ? nodes[n + YES] : nodes[n + NO];
       }
-      z += value[n];
+      z += Float.intBitsToFloat(nodes[n + VALUE]);
     }
     return z;
   }
@@ -148,6 +159,11 @@ public final class SelectorTrees implements SelectorModel {
         Integer.parseInt(rest[3]));
   }
 
+  /** The node a child field points at, as its id within tree {@code t}. */
+  private int local(int field, int t) {
+    return (nodes[field] - roots[t]) / STRIDE;
+  }
+
   @Override
   public String asProperties() {
     StringBuilder b = new StringBuilder();
@@ -156,15 +172,16 @@ public final class SelectorTrees implements SelectorModel {
     b.append(model).append(".threshold=").append(String.format(Locale.ROOT, "%.4f", threshold)).append('\n');
     b.append(model).append(".trees=").append(roots.length).append('\n');
     for (int t = 0; t < roots.length; t++) {
-      int end = t + 1 < roots.length ? roots[t + 1] : feature.length;
+      int end = t + 1 < roots.length ? roots[t + 1] : nodes.length;
       b.append(model).append(".tree.").append(t).append('=');
-      for (int n = roots[t]; n < end; n++) {
+      for (int n = roots[t]; n < end; n += STRIDE) {
         b.append(n == roots[t] ? "" : " ");
-        if (feature[n] == LEAF) {
-          b.append('=').append(value[n]);
+        float value = Float.intBitsToFloat(nodes[n + VALUE]);
+        if (nodes[n + FEATURE] == LEAF) {
+          b.append('=').append(value);
         } else {
-          b.append(feature[n]).append('<').append(value[n]).append(':').append(yes[n] - roots[t]).append(':').append(no[n] - roots[t])
-              .append(':').append(missing[n] - roots[t]);
+          b.append(nodes[n + FEATURE]).append('<').append(value).append(':').append(local(n + YES, t)).append(':').append(local(n + NO, t))
+              .append(':').append(local(n + MISSING, t));
         }
       }
       b.append('\n');
