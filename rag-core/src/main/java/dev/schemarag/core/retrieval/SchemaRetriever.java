@@ -508,14 +508,8 @@ public final class SchemaRetriever {
    * judges ("How strong is the Hulk?" put 14 theme-park tables ahead of the superhero tables).
    */
   static List<TableEvidence> fewUnfoundFirst(List<TableEvidence> ranked) {
-    List<TableEvidence> kept = new ArrayList<>(ranked.size());
-    List<TableEvidence> moved = new ArrayList<>();
-    int unfound = 0;
-    for (TableEvidence e : ranked) {
-      (e.foundByNoSearch() && ++unfound > ROUTED_IN_PLACE ? moved : kept).add(e);
-    }
-    kept.addAll(moved);
-    return kept;
+    int[] unfound = {0};
+    return TableEvidence.movedToEnd(ranked, e -> e.foundByNoSearch() && ++unfound[0] > ROUTED_IN_PLACE);
   }
 
   private static TableEvidence evidence(Map<String, TableEvidence> ev, String table) {

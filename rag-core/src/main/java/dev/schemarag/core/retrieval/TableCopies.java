@@ -45,16 +45,7 @@ final class TableCopies {
   /** The ranking with the tables after the first {@link #KEPT} of each name moved to its end; the ranking itself when none is. */
   static List<TableEvidence> fewFirst(List<TableEvidence> ranked) {
     Map<String, Integer> seen = new HashMap<>();
-    List<TableEvidence> kept = new ArrayList<>(ranked.size());
-    List<TableEvidence> moved = new ArrayList<>();
-    for (TableEvidence e : ranked) {
-      (admit(seen, e.table) ? kept : moved).add(e);
-    }
-    if (moved.isEmpty()) {
-      return ranked;
-    }
-    kept.addAll(moved);
-    return kept;
+    return TableEvidence.movedToEnd(ranked, e -> !admit(seen, e.table));
   }
 
   /** How many times its limit a search asks for when the schema holds copies (see {@link #fewOfEachName}). */

@@ -65,6 +65,23 @@ public final class TableEvidence {
     return List.copyOf(lexicalColumns);
   }
 
+  /**
+   * The ranking with the tables {@code moves} picks after the others, each group in its order; the
+   * ranking itself when none moves. {@code moves} is asked once per table, in ranking order, so it may count.
+   */
+  static List<TableEvidence> movedToEnd(List<TableEvidence> ranked, java.util.function.Predicate<TableEvidence> moves) {
+    List<TableEvidence> kept = new ArrayList<>(ranked.size());
+    List<TableEvidence> moved = new ArrayList<>();
+    for (TableEvidence e : ranked) {
+      (moves.test(e) ? moved : kept).add(e);
+    }
+    if (moved.isEmpty()) {
+      return ranked;
+    }
+    kept.addAll(moved);
+    return kept;
+  }
+
   /** Whether no search returned the table or any of its columns (a candidate only by its module). */
   boolean foundByNoSearch() {
     return Double.isNaN(denseTable) && lexicalTable == 0 && denseColumns.isEmpty() && lexicalColumns.isEmpty() && Double.isNaN(denseQuery);
