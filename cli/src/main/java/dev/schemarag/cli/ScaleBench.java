@@ -424,7 +424,9 @@ final class ScaleBench implements Callable<Integer> {
         Langchain4jEmbedder model = Langchain4jEmbedder.create(config);
         int configuredEf = config.getInt(ConfigKeys.RETRIEVAL_EF_SEARCH);
         try (PgDenseSearch dense = new PgDenseSearch(db, DATABASE_ID, configuredEf)) {
-          System.out.printf("retrieval with hnsw.ef_search %d:%n", configuredEf);
+          boolean held = indexes.get(DATABASE_ID).vectors().isPresent();
+          System.out.println(held ? "retrieval with the vectors the query side holds (retrieval.dense.memory.texts):"
+              : "retrieval with hnsw.ef_search " + configuredEf + ":");
           Retrieval steady;
           // Each size's rows name it; the first size's replace what the file held.
           try (EvidenceDump.Writer evidence = evidenceFile == null ? null : new EvidenceDump.Writer(evidenceFile, sizes.indexOf(n) > 0)) {
@@ -434,10 +436,10 @@ final class ScaleBench implements Callable<Integer> {
             }
           }
           steady.figures().put("ef_search", configuredEf);
+          steady.figures().put("vectors_held", held);
           figures.put("retrieval", steady.figures());
           double steadyP95 = steady.all().latencyPercentile(95);
           Map<String, Object> byEf = new LinkedHashMap<>();
-          boolean held = indexes.get(DATABASE_ID).vectors().isPresent();
           if (!efSearch.isEmpty() && held) {
             System.out.println("--ef-search is not measured: the query side searches the vectors it holds (retrieval.dense.memory.texts=0"
                 + " searches pgvector)");

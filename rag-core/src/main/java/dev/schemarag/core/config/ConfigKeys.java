@@ -119,9 +119,9 @@ public final class ConfigKeys {
       "edges, paths, both or none");
   public static final ConfigKey RETRIEVAL_EF_SEARCH = new ConfigKey("retrieval.dense.ef.search", "200",
       "pgvector hnsw.ef_search of the dense searches, 1 to 1000: candidates each HNSW scan keeps (larger: closer to exact, slower)");
-  public static final ConfigKey RETRIEVAL_DENSE_MEMORY_TEXTS = new ConfigKey("retrieval.dense.memory.texts", "10000",
+  public static final ConfigKey RETRIEVAL_DENSE_MEMORY_TEXTS = new ConfigKey("retrieval.dense.memory.texts", "50000",
       "a database with at most this many distinct searched texts has their vectors held by the query side (read from pgvector"
-          + " with its index) and searched exactly in memory; a larger one is searched by pgvector's HNSW indexes; 0 = always pgvector");
+          + " with its index) and searched in memory (a kind of over 6,000 texts through an HNSW graph built at load); a larger one is searched by pgvector's HNSW indexes; 0 = always pgvector");
   public static final ConfigKey BM25_K1 = new ConfigKey("retrieval.bm25.k1", "1.5", "BM25 k1");
   public static final ConfigKey BM25_B = new ConfigKey("retrieval.bm25.b", "0.75", "BM25 b");
 

@@ -16,17 +16,18 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The vectors of one database's searched chunks, held by the query side, and an exact dense search
- * over them. Each distinct text of a kind is held and scored once and its similarity given to every
+ * The vectors of one database's searched chunks, held by the query side, and a dense search over
+ * them: exact for a kind of up to {@link #GRAPH_TEXTS} texts, through an HNSW graph above. Each distinct text of a kind is held and scored once and its similarity given to every
  * chunk that says it, as the store's text table does ({@code chunk_texts}), so the limit counts
  * distinct texts. The store stays the vectors' home: they are read from it with the chunks, and a
  * changed table's again with its chunks ({@link #with}).
  *
  * <p>Why in memory: a question searches three kinds, each a round trip and an HNSW walk in
  * PostgreSQL. Scoring every text in the JVM is exact and takes about a millisecond per 6,000 texts;
- * at 21,633 texts (10,000 tables) it was no faster than pgvector, so only databases up to
- * {@code retrieval.dense.memory.texts} are held (figures in the README). Immutable: a change gives
- * a new version.
+ * at 21,633 texts (10,000 tables) that scan was no faster than pgvector, and the graphs are what
+ * make the larger kinds fast. Databases up to {@code retrieval.dense.memory.texts} are held (figures
+ * in the README). Immutable: a change gives a new version, which keeps a kind's graph while few of
+ * its rows changed.
  */
 public final class ChunkVectors implements DenseSearch {
 
@@ -40,24 +41,63 @@ public final class ChunkVectors implements DenseSearch {
   /** One distinct text of a kind and the chunks that say it; its vector is a row of its kind's matrix. */
   private record Text(String key, List<Ref> refs) {}
 
+  /** A kind with more texts than this is searched through an HNSW graph ({@link TextGraph}), not exactly. */
+  static final int GRAPH_TEXTS = 6_000;
+  /** Candidates each graph search keeps, at least (as {@code hnsw.ef_search} 200 in pgvector): then scored exactly. */
+  static final int GRAPH_CANDIDATES = 200;
+  /** Rows gone from a graph's base or added after it, as a share of its rows, from which the kind's graph is built anew. */
+  static final double GRAPH_CHURN = 0.1;
+
   /**
    * The texts of one kind and their unit vectors, one row each in one array: a scan reads memory in
    * order. With an array per vector the dense stage at 10,000 tables (21,633 texts, 33 MB) took 20.3 ms
    * in the mean, with one per kind 13.3 ms.
+   *
+   * <p>A kind with a graph keeps the rows the graph was built on ({@code base}) as they were: a text
+   * gone since leaves its row empty ({@code texts[row]} null, not in {@code live}), and a text added
+   * since takes a row after them ({@code tail}), scanned exactly. Without a graph every row is live and
+   * {@code tail} is empty.
+   *
+   * @param live the base rows still held; null when all are
+   * @param gone base rows no longer held
    */
-  private record Layout(Text[] texts, float[] matrix) {}
+  private record Layout(Text[] texts, float[] base, TextGraph graph, float[] tail, org.apache.lucene.util.FixedBitSet live, int gone) {
+    int baseRows(int dimension) {
+      return base.length / dimension;
+    }
+
+    /** The array holding a row's vector, and where in it the row starts. */
+    float[] arrayOf(int row, int dimension) {
+      return row < baseRows(dimension) ? base : tail;
+    }
+
+    int offsetOf(int row, int dimension) {
+      int b = baseRows(dimension);
+      return (row < b ? row : row - b) * dimension;
+    }
+  }
+
+  /** Where the layouts of large kinds are built, one kind each. */
+  private static final java.util.concurrent.ExecutorService BUILDERS = java.util.concurrent.Executors.newCachedThreadPool(r -> {
+    Thread t = new Thread(r, "text-graph-builder");
+    t.setDaemon(true);
+    return t;
+  });
 
   private final Map<String, Text> byKey;
   /** Per table, the keys of the texts its chunks say: what a change of the table takes back. */
   private final Map<String, Set<String>> keysOfTable;
   private final Map<ChunkKind, Layout> byKind;
-  /** Each text's row in its kind's matrix. */
+  /** Each text's row in its kind's layout. */
   private final Map<String, Integer> rowOf;
   private final int dimension;
 
-  /** @param vectorOf each held text's unit vector, by key */
+  /**
+   * @param vectorOf each held text's unit vector, by key
+   * @param before the layouts of the version before: a kind's graph is kept while few of its rows changed
+   */
   private ChunkVectors(Map<String, Text> byKey, Map<String, Set<String>> keysOfTable, int dimension,
-                       java.util.function.Function<String, float[]> vectorOf) {
+                       java.util.function.Function<String, float[]> vectorOf, Map<ChunkKind, Layout> before) {
     this.byKey = byKey;
     this.keysOfTable = keysOfTable;
     this.dimension = dimension;
@@ -65,18 +105,85 @@ public final class ChunkVectors implements DenseSearch {
     for (Text t : byKey.values()) {
       lists.computeIfAbsent(kindOf(t.key()), k -> new ArrayList<>()).add(t);
     }
+    // Each kind on its own thread: building two graphs of 10,000 texts takes seconds each, and a load has the cores to itself.
+    Map<ChunkKind, java.util.concurrent.CompletableFuture<Layout>> laid = new EnumMap<>(ChunkKind.class);
+    lists.forEach((k, l) -> laid.put(k, java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+      Layout previous = before.get(k);
+      Layout kept = previous == null || previous.graph() == null ? null : keptGraph(previous, l, vectorOf);
+      return kept != null ? kept : compact(l, vectorOf);
+    }, l.size() > GRAPH_TEXTS ? BUILDERS : Runnable::run)));
     Map<ChunkKind, Layout> layouts = new EnumMap<>(ChunkKind.class);
-    Map<String, Integer> rows = new HashMap<>();
-    lists.forEach((k, l) -> {
-      float[] matrix = new float[l.size() * dimension];
-      for (int i = 0; i < l.size(); i++) {
-        System.arraycopy(vectorOf.apply(l.get(i).key()), 0, matrix, i * dimension, dimension);
-        rows.put(l.get(i).key(), i);
+    laid.forEach((k, f) -> {
+      try {
+        layouts.put(k, f.join());
+      } catch (java.util.concurrent.CompletionException e) {
+        throw e.getCause() instanceof RuntimeException r ? r : e;
       }
-      layouts.put(k, new Layout(l.toArray(Text[]::new), matrix));
+    });
+    Map<String, Integer> rows = new HashMap<>();
+    layouts.values().forEach(layout -> {
+      for (int i = 0; i < layout.texts().length; i++) {
+        if (layout.texts()[i] != null) {
+          rows.put(layout.texts()[i].key(), i);
+        }
+      }
     });
     this.byKind = layouts;
     this.rowOf = rows;
+  }
+
+  /** The texts in this order, every row live; with a graph when there are more than {@link #GRAPH_TEXTS}. */
+  private Layout compact(List<Text> texts, java.util.function.Function<String, float[]> vectorOf) {
+    float[] matrix = new float[texts.size() * dimension];
+    for (int i = 0; i < texts.size(); i++) {
+      System.arraycopy(vectorOf.apply(texts.get(i).key()), 0, matrix, i * dimension, dimension);
+    }
+    TextGraph graph = texts.size() > GRAPH_TEXTS ? TextGraph.build(matrix, dimension, texts.size()) : null;
+    return new Layout(texts.toArray(Text[]::new), matrix, graph, new float[0], null, 0);
+  }
+
+  /**
+   * The previous layout's graph and base rows with {@code texts} in them: a text still held keeps its
+   * row (its chunks as now), one gone leaves its row empty, a new one joins the tail. Null when the
+   * rows changed since the graph was built reach {@link #GRAPH_CHURN}: the kind is laid out anew.
+   */
+  private Layout keptGraph(Layout previous, List<Text> texts, java.util.function.Function<String, float[]> vectorOf) {
+    int baseRows = previous.baseRows(dimension);
+    Map<String, Integer> baseRowOf = new HashMap<>();
+    for (int i = 0; i < baseRows; i++) {
+      if (previous.texts()[i] != null) {
+        baseRowOf.put(previous.texts()[i].key(), i);
+      }
+    }
+    Text[] base = new Text[baseRows];
+    List<Text> tail = new ArrayList<>();
+    for (Text t : texts) {
+      Integer row = baseRowOf.get(t.key());
+      if (row != null) {
+        base[row] = t;
+      } else {
+        tail.add(t);
+      }
+    }
+    org.apache.lucene.util.FixedBitSet live = new org.apache.lucene.util.FixedBitSet(baseRows);
+    for (int i = 0; i < baseRows; i++) {
+      if (base[i] != null) {
+        live.set(i);
+      }
+    }
+    int gone = baseRows - live.cardinality();
+    if (gone + tail.size() >= GRAPH_CHURN * baseRows) {
+      return null;
+    }
+    float[] tailMatrix = new float[tail.size() * dimension];
+    for (int i = 0; i < tail.size(); i++) {
+      System.arraycopy(vectorOf.apply(tail.get(i).key()), 0, tailMatrix, i * dimension, dimension);
+    }
+    Text[] all = java.util.Arrays.copyOf(base, baseRows + tail.size());
+    for (int i = 0; i < tail.size(); i++) {
+      all[baseRows + i] = tail.get(i);
+    }
+    return new Layout(all, previous.base(), previous.graph(), tailMatrix, gone == 0 ? null : live, gone);
   }
 
   /** The key of a text's vector: its chunk kind and embed hash, as the store keys its text table. */
@@ -91,7 +198,9 @@ public final class ChunkVectors implements DenseSearch {
   /** The unit vector of a text this version holds. */
   private float[] vector(String key) {
     int row = rowOf.get(key);
-    return java.util.Arrays.copyOfRange(byKind.get(kindOf(key)).matrix(), row * dimension, (row + 1) * dimension);
+    Layout layout = byKind.get(kindOf(key));
+    int at = layout.offsetOf(row, dimension);
+    return java.util.Arrays.copyOfRange(layout.arrayOf(row, dimension), at, at + dimension);
   }
 
   /** The vectors of some chunks could not be found: the index searches the store instead. */
@@ -108,7 +217,7 @@ public final class ChunkVectors implements DenseSearch {
    * @throws MissingVectors when a text has none (a chunk written after its vectors were read)
    */
   public static ChunkVectors of(Collection<Chunk> chunks, Map<String, float[]> vectors) throws MissingVectors {
-    return new ChunkVectors(Map.of(), Map.of(), 0, k -> null).with(List.of(), chunks, vectors);
+    return new ChunkVectors(Map.of(), Map.of(), 0, k -> null, Map.of()).with(List.of(), chunks, vectors);
   }
 
   /**
@@ -164,7 +273,7 @@ public final class ChunkVectors implements DenseSearch {
     if (missing > 0) {
       throw new MissingVectors(missing + " chunk(s) have no stored vector, e.g. " + example);
     }
-    return new ChunkVectors(next, nextKeys, Math.max(dim, 0), k -> added.containsKey(k) ? added.get(k) : vector(k));
+    return new ChunkVectors(next, nextKeys, Math.max(dim, 0), k -> added.containsKey(k) ? added.get(k) : vector(k), byKind);
   }
 
   private static Set<String> plus(Set<String> keys, String key) {
@@ -174,6 +283,12 @@ public final class ChunkVectors implements DenseSearch {
     Set<String> out = new LinkedHashSet<>(keys);
     out.add(key);
     return out;
+  }
+
+  /** The graph a kind is searched through; null when it is scanned exactly. */
+  TextGraph graphOf(ChunkKind kind) {
+    Layout layout = byKind.get(kind);
+    return layout == null ? null : layout.graph();
   }
 
   /** How many distinct texts are held. */
@@ -187,10 +302,28 @@ public final class ChunkVectors implements DenseSearch {
     if (layout == null || limit <= 0) {
       return List.of();
     }
-    float[] scores = scores(layout, Vectors.normalize(query));
+    float[] q = unit(query);
+    int[] rows;
+    if (layout.graph() == null) {
+      rows = null;
+    } else {
+      // The graph's nearest base rows and every tail row, in row order so that ties go as in an exact scan.
+      int baseRows = layout.baseRows(dimension);
+      int[] found = layout.graph().nearest(q, Math.max(limit, GRAPH_CANDIDATES), layout.live());
+      rows = java.util.Arrays.copyOf(found, found.length + layout.texts().length - baseRows);
+      for (int i = found.length, row = baseRows; i < rows.length; i++, row++) {
+        rows[i] = row;
+      }
+      java.util.Arrays.sort(rows);
+    }
+    float[] scores = scores(layout, q, rows);
     List<Hit> out = new ArrayList<>();
     for (int i : top(scores, Math.min(limit, scores.length))) {
-      for (Ref r : layout.texts()[i].refs()) {
+      Text t = layout.texts()[rows == null ? i : rows[i]];
+      if (t == null) {
+        continue;
+      }
+      for (Ref r : t.refs()) {
         out.add(new Hit(r.table(), r.subject(), scores[i]));
       }
     }
@@ -205,9 +338,12 @@ public final class ChunkVectors implements DenseSearch {
       if (layout == null || limit <= 0) {
         return List.of();
       }
-      float[] scores = scores(layout, Vectors.normalize(query));
+      float[] scores = scores(layout, unit(query), null);
       List<Hit> out = new ArrayList<>(limit);
       for (int i : top(scores, scores.length)) {
+        if (layout.texts()[i] == null) {
+          continue;
+        }
         for (Ref r : layout.texts()[i].refs()) {
           Hit h = new Hit(r.table(), r.subject(), scores[i]);
           if (DenseSearch.visible(view, kind, h)) {
@@ -222,14 +358,21 @@ public final class ChunkVectors implements DenseSearch {
     };
   }
 
-  private float[] scores(Layout layout, float[] q) {
-    if (q.length != dimension) {
-      throw new IllegalArgumentException("the question's vector has " + q.length + " dimensions, the stored ones " + dimension);
+  private float[] unit(float[] query) {
+    if (query.length != dimension) {
+      throw new IllegalArgumentException("the question's vector has " + query.length + " dimensions, the stored ones " + dimension);
     }
-    float[] m = layout.matrix();
-    float[] scores = new float[layout.texts().length];
-    for (int i = 0; i < scores.length; i++) {
-      scores[i] = dot(q, m, i * dimension);
+    return Vectors.normalize(query);
+  }
+
+  /** The similarity of {@code q} to each of {@code rows} (all rows when null); an empty row scores lowest. */
+  private float[] scores(Layout layout, float[] q, int[] rows) {
+    int n = rows == null ? layout.texts().length : rows.length;
+    float[] scores = new float[n];
+    for (int i = 0; i < n; i++) {
+      int row = rows == null ? i : rows[i];
+      scores[i] = layout.texts()[row] == null ? Float.NEGATIVE_INFINITY
+          : dot(q, 0, layout.arrayOf(row, dimension), layout.offsetOf(row, dimension), dimension);
     }
     return scores;
   }
@@ -297,8 +440,8 @@ public final class ChunkVectors implements DenseSearch {
     }
   }
 
-  /** The dot product of {@code q} and the row of {@code m} from {@code at}, in eight running sums: one sum is a chain of dependent additions. */
-  static float dot(float[] q, float[] m, int at) {
+  /** The dot product of {@code n} values of {@code a} from {@code aAt} and of {@code m} from {@code mAt}, in eight running sums: one sum is a chain of dependent additions. */
+  static float dot(float[] a, int aAt, float[] m, int mAt, int n) {
     float s0 = 0;
     float s1 = 0;
     float s2 = 0;
@@ -307,21 +450,21 @@ public final class ChunkVectors implements DenseSearch {
     float s5 = 0;
     float s6 = 0;
     float s7 = 0;
-    int n = q.length;
     int i = 0;
     for (; i + 8 <= n; i += 8) {
-      int j = at + i;
-      s0 += q[i] * m[j];
-      s1 += q[i + 1] * m[j + 1];
-      s2 += q[i + 2] * m[j + 2];
-      s3 += q[i + 3] * m[j + 3];
-      s4 += q[i + 4] * m[j + 4];
-      s5 += q[i + 5] * m[j + 5];
-      s6 += q[i + 6] * m[j + 6];
-      s7 += q[i + 7] * m[j + 7];
+      int p = aAt + i;
+      int j = mAt + i;
+      s0 += a[p] * m[j];
+      s1 += a[p + 1] * m[j + 1];
+      s2 += a[p + 2] * m[j + 2];
+      s3 += a[p + 3] * m[j + 3];
+      s4 += a[p + 4] * m[j + 4];
+      s5 += a[p + 5] * m[j + 5];
+      s6 += a[p + 6] * m[j + 6];
+      s7 += a[p + 7] * m[j + 7];
     }
     for (; i < n; i++) {
-      s0 += q[i] * m[at + i];
+      s0 += a[aAt + i] * m[mAt + i];
     }
     return ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7));
   }

@@ -172,4 +172,81 @@ class ChunkVectorsTest {
     assertThat(ChunkVectors.top(scores, 0)).isEmpty();
     assertThat(ChunkVectors.top(new float[] {1, 3, 2}, 5)).containsExactly(1, 2, 0);
   }
+
+  /** More column texts than {@link ChunkVectors#GRAPH_TEXTS}: the columns are searched through a graph. */
+  private static List<Chunk> largeSchema(int tables) {
+    List<Chunk> chunks = new ArrayList<>();
+    for (int t = 0; t < tables; t++) {
+      chunks.add(overview("big.t" + t, "table " + t));
+      for (int c = 0; c < 9; c++) {
+        chunks.add(column("big.t" + t, "c" + c, "column " + c + " of table " + t));
+      }
+    }
+    return chunks;
+  }
+
+  /** The texts an exact scan by cosine ranks first among the chunks' columns. */
+  private static List<String> exactColumns(List<Chunk> chunks, float[] q, int limit) {
+    return chunks.stream().filter(c -> c.kind() == ChunkKind.COLUMN).map(Chunk::embedText).distinct()
+        .sorted(Comparator.comparingDouble((String text) -> -cosine(q, vector(text)))).limit(limit).toList();
+  }
+
+  @Test
+  void aKindOverTheGraphSizeIsSearchedThroughTheGraphAndFindsWhatTheExactScanFinds() throws Exception {
+    List<Chunk> chunks = largeSchema(700);
+    ChunkVectors index = ChunkVectors.of(chunks, vectors(chunks));
+    assertThat(index.graphOf(ChunkKind.COLUMN)).isNotNull();
+    assertThat(index.graphOf(ChunkKind.OVERVIEW)).as("700 overview texts are scanned exactly").isNull();
+    for (String question : List.of("a question", "another question", "who sold what")) {
+      float[] q = vector(question);
+      List<DenseSearch.Hit> hits = index.nearest(ChunkKind.COLUMN, q, 10);
+      assertThat(hits.stream().map(h -> textOf(chunks, h)).toList()).isEqualTo(exactColumns(chunks, q, 10));
+      for (DenseSearch.Hit h : hits) {
+        assertThat(h.similarity()).isCloseTo(cosine(q, vector(textOf(chunks, h))), org.assertj.core.data.Offset.offset(1e-5));
+      }
+    }
+  }
+
+  @Test
+  void aChangeKeepsTheGraphAndFindsTheNewTextAndNotTheGoneOnes() throws Exception {
+    List<Chunk> chunks = largeSchema(700);
+    ChunkVectors before = ChunkVectors.of(chunks, vectors(chunks));
+    Chunk renamed = column("big.t5", "c0", "first working day");
+    List<Chunk> t5 = new ArrayList<>(chunks.stream().filter(c -> c.table().equals("big.t5") && !c.subject().equals(Optional.of("c0"))).toList());
+    t5.add(renamed);
+    ChunkVectors after = before.with(List.of("big.t5", "big.t9"), t5,
+        Map.of(ChunkVectors.key(ChunkKind.COLUMN, renamed.embedHash()), vector("first working day")));
+
+    assertThat(after.graphOf(ChunkKind.COLUMN)).as("two tables of 700 changed: the graph is kept").isSameAs(before.graphOf(ChunkKind.COLUMN));
+    assertThat(after.nearest(ChunkKind.COLUMN, vector("first working day"), 1)).extracting(h -> h.table() + "." + h.subject().orElseThrow())
+        .containsExactly("big.t5.c0");
+    for (String gone : List.of("column 0 of table 5", "column 3 of table 9")) {
+      assertThat(after.nearest(ChunkKind.COLUMN, vector(gone), 20)).extracting(h -> textOf(chunks, h)).doesNotContain(gone);
+      assertThat(before.nearest(ChunkKind.COLUMN, vector(gone), 1)).extracting(h -> textOf(chunks, h)).containsExactly(gone);
+    }
+    assertThat(after.within(new SchemaView("clerk", Map.of("big.t9", Set.of("c3"), "big.t5", Set.of("c0"))))
+        .nearest(ChunkKind.COLUMN, vector("x"), 10)).extracting(h -> h.table() + "." + h.subject().orElseThrow()).containsExactly("big.t5.c0");
+    assertThat(after.texts()).isEqualTo(before.texts() - 10);
+
+    // Another change reads the text added since the graph from its tail, and its own again.
+    ChunkVectors again = after.with(List.of("big.t6"), List.of(), Map.of());
+    assertThat(again.nearest(ChunkKind.COLUMN, vector("first working day"), 1)).extracting(DenseSearch.Hit::table).containsExactly("big.t5");
+    assertThat(again.graphOf(ChunkKind.COLUMN)).isSameAs(before.graphOf(ChunkKind.COLUMN));
+  }
+
+  @Test
+  void manyChangedRowsBuildTheGraphAnew() throws Exception {
+    List<Chunk> chunks = largeSchema(760);
+    ChunkVectors before = ChunkVectors.of(chunks, vectors(chunks));
+    List<String> dropped = new ArrayList<>();
+    for (int t = 0; t < 80; t++) {
+      dropped.add("big.t" + t);
+    }
+    ChunkVectors after = before.with(dropped, List.of(), Map.of());
+    // 720 of 6,840 column rows gone, more than a tenth: the 6,120 left get a graph of their own.
+    assertThat(after.graphOf(ChunkKind.COLUMN)).isNotNull().isNotSameAs(before.graphOf(ChunkKind.COLUMN));
+    List<Chunk> left = chunks.stream().filter(c -> !dropped.contains(c.table())).toList();
+    float[] q = vector("a question");
+    assertThat(after.nearest(ChunkKind.COLUMN, q, 10).stream().map(h -> textOf(left, h)).toList()).isEqualTo(exactColumns(left, q, 10));
+  }
 }
