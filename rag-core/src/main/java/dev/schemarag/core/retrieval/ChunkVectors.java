@@ -17,8 +17,8 @@ import java.util.Set;
 
 /**
  * The vectors of one database's searched chunks, held by the query side, and a dense search over
- * them: exact for a kind of up to {@link #GRAPH_TEXTS} texts, through an HNSW graph above. Each distinct text of a kind is held and scored once and its similarity given to every
- * chunk that says it, as the store's text table does ({@code chunk_texts}), so the limit counts
+ * them: exact for a kind of up to {@link #GRAPH_TEXTS} texts, through an HNSW graph above. Each
+ * distinct text of a kind is held and scored once and its similarity given to every chunk that says it, as the store's text table does ({@code chunk_texts}), so the limit counts
  * distinct texts. The store stays the vectors' home: they are read from it with the chunks, and a
  * changed table's again with its chunks ({@link #with}).
  *
@@ -59,9 +59,8 @@ public final class ChunkVectors implements DenseSearch {
    * {@code tail} is empty.
    *
    * @param live the base rows still held; null when all are
-   * @param gone base rows no longer held
    */
-  private record Layout(Text[] texts, float[] base, TextGraph graph, float[] tail, org.apache.lucene.util.FixedBitSet live, int gone) {
+  private record Layout(Text[] texts, float[] base, TextGraph graph, float[] tail, org.apache.lucene.util.FixedBitSet live) {
     int baseRows(int dimension) {
       return base.length / dimension;
     }
@@ -139,7 +138,7 @@ public final class ChunkVectors implements DenseSearch {
       System.arraycopy(vectorOf.apply(texts.get(i).key()), 0, matrix, i * dimension, dimension);
     }
     TextGraph graph = texts.size() > GRAPH_TEXTS ? TextGraph.build(matrix, dimension, texts.size()) : null;
-    return new Layout(texts.toArray(Text[]::new), matrix, graph, new float[0], null, 0);
+    return new Layout(texts.toArray(Text[]::new), matrix, graph, new float[0], null);
   }
 
   /**
@@ -183,7 +182,7 @@ public final class ChunkVectors implements DenseSearch {
     for (int i = 0; i < tail.size(); i++) {
       all[baseRows + i] = tail.get(i);
     }
-    return new Layout(all, previous.base(), previous.graph(), tailMatrix, gone == 0 ? null : live, gone);
+    return new Layout(all, previous.base(), previous.graph(), tailMatrix, gone == 0 ? null : live);
   }
 
   /** The key of a text's vector: its chunk kind and embed hash, as the store keys its text table. */
@@ -368,11 +367,16 @@ public final class ChunkVectors implements DenseSearch {
   /** The similarity of {@code q} to each of {@code rows} (all rows when null); an empty row scores lowest. */
   private float[] scores(Layout layout, float[] q, int[] rows) {
     int n = rows == null ? layout.texts().length : rows.length;
+    int baseRows = layout.baseRows(dimension);
     float[] scores = new float[n];
     for (int i = 0; i < n; i++) {
       int row = rows == null ? i : rows[i];
-      scores[i] = layout.texts()[row] == null ? Float.NEGATIVE_INFINITY
-          : dot(q, 0, layout.arrayOf(row, dimension), layout.offsetOf(row, dimension), dimension);
+      if (layout.texts()[row] == null) {
+        scores[i] = Float.NEGATIVE_INFINITY;
+      } else {
+        scores[i] = row < baseRows ? dot(q, 0, layout.base(), row * dimension, dimension)
+            : dot(q, 0, layout.tail(), (row - baseRows) * dimension, dimension);
+      }
     }
     return scores;
   }
