@@ -53,11 +53,6 @@ final class TextGraph {
     }
   }
 
-  /** The rows the graph covers: {@code 0..rows()-1}. */
-  int rows() {
-    return rows;
-  }
-
   /**
    * About the {@code candidates} rows nearest to {@code unitQuery} among those {@code live} accepts,
    * nearest first (fewer when fewer are live).
