@@ -65,14 +65,14 @@ public final class ChunkVectors implements DenseSearch {
       return base.length / dimension;
     }
 
-    /** The array holding a row's vector, and where in it the row starts. */
-    float[] arrayOf(int row, int dimension) {
-      return row < baseRows(dimension) ? base : tail;
+    /** The array holding the row that starts at {@code at} (row × dimension, counted over base then tail). */
+    float[] arrayAt(int at) {
+      return at < base.length ? base : tail;
     }
 
-    int offsetOf(int row, int dimension) {
-      int b = baseRows(dimension);
-      return (row < b ? row : row - b) * dimension;
+    /** Where in {@link #arrayAt} that row starts. */
+    int offsetAt(int at) {
+      return at < base.length ? at : at - base.length;
     }
   }
 
@@ -94,9 +94,10 @@ public final class ChunkVectors implements DenseSearch {
   /**
    * @param vectorOf each held text's unit vector, by key
    * @param before the layouts of the version before: a kind's graph is kept while few of its rows changed
+   * @param rowBefore each text's row in the version before
    */
   private ChunkVectors(Map<String, Text> byKey, Map<String, Set<String>> keysOfTable, int dimension,
-                       java.util.function.Function<String, float[]> vectorOf, Map<ChunkKind, Layout> before) {
+                       java.util.function.Function<String, float[]> vectorOf, Map<ChunkKind, Layout> before, Map<String, Integer> rowBefore) {
     this.byKey = byKey;
     this.keysOfTable = keysOfTable;
     this.dimension = dimension;
@@ -108,7 +109,7 @@ public final class ChunkVectors implements DenseSearch {
     Map<ChunkKind, java.util.concurrent.CompletableFuture<Layout>> laid = new EnumMap<>(ChunkKind.class);
     lists.forEach((k, l) -> laid.put(k, java.util.concurrent.CompletableFuture.supplyAsync(() -> {
       Layout previous = before.get(k);
-      Layout kept = previous == null || previous.graph() == null ? null : keptGraph(previous, l, vectorOf);
+      Layout kept = previous == null || previous.graph() == null ? null : keptGraph(previous, rowBefore, l, vectorOf);
       return kept != null ? kept : compact(l, vectorOf);
     }, l.size() > GRAPH_TEXTS ? BUILDERS : Runnable::run)));
     Map<ChunkKind, Layout> layouts = new EnumMap<>(ChunkKind.class);
@@ -146,19 +147,15 @@ public final class ChunkVectors implements DenseSearch {
    * row (its chunks as now), one gone leaves its row empty, a new one joins the tail. Null when the
    * rows changed since the graph was built reach {@link #GRAPH_CHURN}: the kind is laid out anew.
    */
-  private Layout keptGraph(Layout previous, List<Text> texts, java.util.function.Function<String, float[]> vectorOf) {
+  private Layout keptGraph(Layout previous, Map<String, Integer> rowBefore, List<Text> texts,
+                            java.util.function.Function<String, float[]> vectorOf) {
     int baseRows = previous.baseRows(dimension);
-    Map<String, Integer> baseRowOf = new HashMap<>();
-    for (int i = 0; i < baseRows; i++) {
-      if (previous.texts()[i] != null) {
-        baseRowOf.put(previous.texts()[i].key(), i);
-      }
-    }
     Text[] base = new Text[baseRows];
     List<Text> tail = new ArrayList<>();
     for (Text t : texts) {
-      Integer row = baseRowOf.get(t.key());
-      if (row != null) {
+      // A text the version before held in a base row keeps that row; one of its tail joins the new tail.
+      Integer row = rowBefore.get(t.key());
+      if (row != null && row < baseRows) {
         base[row] = t;
       } else {
         tail.add(t);
@@ -198,8 +195,8 @@ public final class ChunkVectors implements DenseSearch {
   private float[] vector(String key) {
     int row = rowOf.get(key);
     Layout layout = byKind.get(kindOf(key));
-    int at = layout.offsetOf(row, dimension);
-    return java.util.Arrays.copyOfRange(layout.arrayOf(row, dimension), at, at + dimension);
+    int at = layout.offsetAt(row * dimension);
+    return java.util.Arrays.copyOfRange(layout.arrayAt(row * dimension), at, at + dimension);
   }
 
   /** The vectors of some chunks could not be found: the index searches the store instead. */
@@ -216,7 +213,7 @@ public final class ChunkVectors implements DenseSearch {
    * @throws MissingVectors when a text has none (a chunk written after its vectors were read)
    */
   public static ChunkVectors of(Collection<Chunk> chunks, Map<String, float[]> vectors) throws MissingVectors {
-    return new ChunkVectors(Map.of(), Map.of(), 0, k -> null, Map.of()).with(List.of(), chunks, vectors);
+    return new ChunkVectors(Map.of(), Map.of(), 0, k -> null, Map.of(), Map.of()).with(List.of(), chunks, vectors);
   }
 
   /**
@@ -272,7 +269,7 @@ public final class ChunkVectors implements DenseSearch {
     if (missing > 0) {
       throw new MissingVectors(missing + " chunk(s) have no stored vector, e.g. " + example);
     }
-    return new ChunkVectors(next, nextKeys, Math.max(dim, 0), k -> added.containsKey(k) ? added.get(k) : vector(k), byKind);
+    return new ChunkVectors(next, nextKeys, Math.max(dim, 0), k -> added.containsKey(k) ? added.get(k) : vector(k), byKind, rowOf);
   }
 
   private static Set<String> plus(Set<String> keys, String key) {
@@ -367,16 +364,12 @@ public final class ChunkVectors implements DenseSearch {
   /** The similarity of {@code q} to each of {@code rows} (all rows when null); an empty row scores lowest. */
   private float[] scores(Layout layout, float[] q, int[] rows) {
     int n = rows == null ? layout.texts().length : rows.length;
-    int baseRows = layout.baseRows(dimension);
     float[] scores = new float[n];
     for (int i = 0; i < n; i++) {
       int row = rows == null ? i : rows[i];
-      if (layout.texts()[row] == null) {
-        scores[i] = Float.NEGATIVE_INFINITY;
-      } else {
-        scores[i] = row < baseRows ? dot(q, 0, layout.base(), row * dimension, dimension)
-            : dot(q, 0, layout.tail(), (row - baseRows) * dimension, dimension);
-      }
+      int at = row * dimension;
+      scores[i] = layout.texts()[row] == null ? Float.NEGATIVE_INFINITY
+          : dot(q, 0, layout.arrayAt(at), layout.offsetAt(at), dimension);
     }
     return scores;
   }
