@@ -34,6 +34,7 @@ import org.apache.lucene.index.IndexOptions;
 import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.LeafReader;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.PostingsEnum;
 import org.apache.lucene.index.ReaderUtil;
@@ -510,16 +511,40 @@ public final class LexicalIndex {
   /**
    * A searcher whose BM25 statistics (document frequency, document count, average length) count
    * live documents only, as a fresh index would: without deletions Lucene's own are exact, with
-   * deletions a term's are counted from its postings (a few short lists per question).
+   * deletions a term's counts in a segment are Lucene's less those of its deleted documents.
    */
   private static final class LiveStatisticsSearcher extends IndexSearcher {
     private final Counts live;
     private final boolean deletions;
+    /** Per leaf (by its ord), its deleted documents in order; null for a leaf without. */
+    private final int[][] deletedOfLeaf;
 
     LiveStatisticsSearcher(IndexReader reader, Counts live) {
       super(reader);
       this.live = live;
       this.deletions = reader.hasDeletions();
+      List<LeafReaderContext> leaves = reader.leaves();
+      this.deletedOfLeaf = new int[leaves.size()][];
+      if (deletions) {
+        for (LeafReaderContext leaf : leaves) {
+          deletedOfLeaf[leaf.ord] = deleted(leaf.reader());
+        }
+      }
+    }
+
+    private static int[] deleted(LeafReader leaf) {
+      Bits liveDocs = leaf.getLiveDocs();
+      if (liveDocs == null) {
+        return null;
+      }
+      int[] out = new int[leaf.maxDoc() - leaf.numDocs()];
+      int n = 0;
+      for (int d = 0; d < leaf.maxDoc() && n < out.length; d++) {
+        if (!liveDocs.get(d)) {
+          out[n++] = d;
+        }
+      }
+      return out;
     }
 
     @Override
@@ -548,17 +573,33 @@ public final class LexicalIndex {
         if (!te.seekExact(term.bytes())) {
           continue;
         }
-        Bits liveDocs = leaf.reader().getLiveDocs();
-        if (liveDocs == null) {
-          df += te.docFreq();
-          ttf += te.totalTermFreq();
+        df += te.docFreq();
+        ttf += te.totalTermFreq();
+        int[] deleted = deletedOfLeaf[leaf.ord];
+        if (deleted == null) {
           continue;
         }
         postings = te.postings(postings, PostingsEnum.FREQS);
-        for (int d = postings.nextDoc(); d != DocIdSetIterator.NO_MORE_DOCS; d = postings.nextDoc()) {
-          if (liveDocs.get(d)) {
-            df++;
-            ttf += postings.freq();
+        if (deleted.length < te.docFreq()) {
+          // Few deleted documents beside a common term (a column word such as "name" at 10,000 tables): the
+          // postings skip to each of them instead of every question after a change walking the whole list.
+          for (int d : deleted) {
+            int at = postings.docID() < d ? postings.advance(d) : postings.docID();
+            if (at == DocIdSetIterator.NO_MORE_DOCS) {
+              break;
+            }
+            if (at == d) {
+              df--;
+              ttf -= postings.freq();
+            }
+          }
+        } else {
+          Bits liveDocs = leaf.reader().getLiveDocs();
+          for (int d = postings.nextDoc(); d != DocIdSetIterator.NO_MORE_DOCS; d = postings.nextDoc()) {
+            if (!liveDocs.get(d)) {
+              df--;
+              ttf -= postings.freq();
+            }
           }
         }
       }

@@ -78,4 +78,41 @@ class LexicalIndexTest {
         .hasMessageContaining("was replaced");
     assertThat(second.search("revision 1", "column", 20)).extracting(LexicalIndex.Hit::table).contains("a");
   }
+
+  @Test
+  void afterAChangeItScoresAsAnIndexBuiltFromTheLiveDocumentsOnly() {
+    // "stock" is in every document, far more than the deleted ones; "warranty" in one table's documents only,
+    // no more than its deleted ones once it changed: both ways of counting deleted documents out are run.
+    Map<String, List<LexicalIndex.Doc>> now = new java.util.LinkedHashMap<>();
+    for (int t = 0; t < 40; t++) {
+      now.put("t" + t, revision("t" + t, t, "draft"));
+    }
+    LexicalIndex index = LexicalIndex.of(now.values().stream().flatMap(List::stream).toList(), 1.5, 0.75, 60_000);
+    for (int t = 0; t < 37; t++) {
+      String table = "t" + t;
+      index = index.withTables(Map.of(table, revision(table, t, "final")));
+      now.put(table, revision(table, t, "final"));
+      if (t == 0 || t == 36) {
+        LexicalIndex fresh = LexicalIndex.of(now.values().stream().flatMap(List::stream).toList(), 1.5, 0.75, 60_000);
+        for (String question : List.of("stock orders", "draft stock", "final invoices", "warranty draft", "warranty final")) {
+          assertThat(scores(index, question)).as(question + " after " + (t + 1) + " changes").isEqualTo(scores(fresh, question));
+        }
+      }
+    }
+  }
+
+  private static List<LexicalIndex.Doc> revision(String table, int t, String revision) {
+    List<LexicalIndex.Doc> out = new ArrayList<>();
+    for (int c = 0; c < 10; c++) {
+      out.add(new LexicalIndex.Doc(table + "." + c, table, "column", Optional.of("c" + c),
+          "stock orders invoices " + (t == 0 ? "warranty claims " : "") + "revision " + revision + (c % 3 == 0 ? " stock" : "")));
+    }
+    return out;
+  }
+
+  private static Map<String, Double> scores(LexicalIndex index, String question) {
+    Map<String, Double> out = new java.util.HashMap<>();
+    index.search(question, "column", 1000).forEach(h -> out.put(h.chunkId(), h.score()));
+    return out;
+  }
 }
