@@ -84,7 +84,7 @@ final class FreshnessBench implements Callable<Integer> {
       Langchain4jEmbedder embedder = Langchain4jEmbedder.create(config, 8);
       probe.awaitProbe(dense, embedder, Duration.ofSeconds(120));
       long embeddedBefore = embedded.get();
-      List<SchemaChanges.Measured> measured = probe.apply(changes, dense, embedder, i -> { });
+      List<SchemaChanges.Measured> measured = probe.apply(changes, dense, embedder, (i, made) -> { });
       // Late updates of the last change (none expected) would still count.
       Thread.sleep(500);
       double perChange = (embedded.get() - embeddedBefore) / (double) changes;

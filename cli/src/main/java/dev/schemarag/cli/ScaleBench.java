@@ -46,7 +46,6 @@ import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Callable;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.atomic.AtomicBoolean;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -343,31 +342,45 @@ final class ScaleBench implements Callable<Integer> {
       PooledConnections indexReads = PooledConnections.of(stack.dbUrl, config.get(ConfigKeys.DB_USER), config.get(ConfigKeys.DB_PASSWORD), 2,
           "query-index");
       java.util.concurrent.atomic.AtomicReference<QueryServices.TableReadTimes> lastRead = new java.util.concurrent.atomic.AtomicReference<>();
+      java.util.concurrent.atomic.AtomicReference<Langchain4jEmbedder> questionModel = new java.util.concurrent.atomic.AtomicReference<>();
+      // The last update's warming of its new version with the last question, in ns (part of the update).
+      java.util.concurrent.atomic.AtomicLong lastWarm = new java.util.concurrent.atomic.AtomicLong();
+      java.util.concurrent.atomic.AtomicLong lastApplyWarm = new java.util.concurrent.atomic.AtomicLong();
       SchemaIndexCache indexes = new SchemaIndexCache(id -> {
         try {
           return IndexedSchema.fromStore(db, id, schemas, settings, config.getInt(ConfigKeys.RETRIEVAL_DENSE_MEMORY_TEXTS));
         } catch (SQLException e) {
           throw new IllegalStateException("cannot load the index of " + id + ": " + e.getMessage(), e);
         }
-      }, (id, changed, withVectors) -> QueryServices.changedTables(indexReads, id, schemas, changed, withVectors, lastRead::set));
+      }, (id, changed, withVectors) -> QueryServices.changedTables(indexReads, id, schemas, changed, withVectors, lastRead::set),
+          // Nothing is asked, so nothing warmed, before the questions' model exists.
+          !config.getBoolean(ConfigKeys.QUERY_INDEX_WARM) ? null : (next, question) -> {
+            long w0 = System.nanoTime();
+            QueryServices.warmer(questionModel.get(), settings).warm(next, question);
+            lastWarm.addAndGet(System.nanoTime() - w0);
+          });
       BlockingQueue<IndexUpdate> updates = new LinkedBlockingQueue<>();
-      AtomicBoolean probeChanged = new AtomicBoolean();
       // The last probe change's apply to the loaded index (the query side's update), in ns.
       java.util.concurrent.atomic.AtomicLong lastApply = new java.util.concurrent.atomic.AtomicLong();
+      // Index updates begun and done: whether a question met one still being applied (a change may bring more than one).
+      java.util.concurrent.atomic.AtomicInteger updatesBegun = new java.util.concurrent.atomic.AtomicInteger();
+      java.util.concurrent.atomic.AtomicInteger updatesDone = new java.util.concurrent.atomic.AtomicInteger();
       long start = System.nanoTime();
       long startWallMs = System.currentTimeMillis();
       // As the query service's follower of index events does: the changed table is applied to the loaded index.
       try (LivePipeline pipeline = LivePipeline.start(config, stack.dbUrl, stack.bootstrapServers, u -> {
         long a0 = System.nanoTime();
+        updatesBegun.incrementAndGet();
         if (u.getAdded() + u.getUpdated() + u.getRemoved() > 0) {
           indexes.tablesChanged(u.getDatabaseId(), List.of(PgCatalogReader.modelName(u.getSchemaName(), u.getTableName())));
         }
         if (PROBE_SCHEMA.equals(u.getSchemaName())) {
           lastApply.set(System.nanoTime() - a0);
-          probeChanged.set(true);
+          lastApplyWarm.set(lastWarm.getAndSet(0));
         } else {
           updates.add(u);
         }
+        updatesDone.incrementAndGet();
       })) {
         LivePipeline.InitialIndex initial = LivePipeline.awaitTables(updates, n, start);
         TableIndexer.Timings timings = pipeline.indexerTimings();
@@ -422,6 +435,7 @@ final class ScaleBench implements Callable<Integer> {
             mb(procStatus("VmRSS:")));
 
         Langchain4jEmbedder model = Langchain4jEmbedder.create(config);
+        questionModel.set(model);
         int configuredEf = config.getInt(ConfigKeys.RETRIEVAL_EF_SEARCH);
         try (PgDenseSearch dense = new PgDenseSearch(db, DATABASE_ID, configuredEf)) {
           boolean held = indexes.get(DATABASE_ID).vectors().isPresent();
@@ -466,23 +480,43 @@ final class ScaleBench implements Callable<Integer> {
           List<Double> catalogReads = new ArrayList<>();
           List<Double> chunkReads = new ArrayList<>();
           List<Double> inMemory = new ArrayList<>();
+          List<Double> warmings = new ArrayList<>();
+          List<Integer> updatesBeside = new ArrayList<>();
           System.out.printf("%d schema changes beside %d tables:%n", changes, n);
-          List<SchemaChanges.Measured> measured = probe.apply(changes, dense, model, i -> {
-            // The change's index update must have reached the query side before the question.
+          List<SchemaChanges.Measured> measured = probe.apply(changes, dense, model, (i, made) -> {
+            // The change must be in the query side's index, and no index update being applied: a change can bring more than
+            // one (a statement each), and a question beside an update shares the cores with it. Checked after each update.
             long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            while (!probeChanged.get() && System.nanoTime() < deadline) {
-              Thread.sleep(2);
+            int checkedAt = -1;
+            boolean reached = false;
+            while (!reached && System.nanoTime() < deadline) {
+              int done = updatesDone.get();
+              if (done != checkedAt) {
+                checkedAt = done;
+                reached = updatesBegun.get() == done && made.foundIn(indexes.get(DATABASE_ID).denseOr(dense));
+              }
+              if (!reached) {
+                Thread.sleep(2);
+              }
             }
-            probeChanged.set(false);
+            if (!reached) {
+              throw new IllegalStateException("change " + (i + 1) + " did not reach the query side's index within 30 s");
+            }
             if (i % questionEvery != questionEvery - 1) {
               return;
             }
             BenchQuestion question = asked.get(i % asked.size());
+            int pendingBefore = updatesBegun.get() - updatesDone.get();
+            int begunBefore = updatesBegun.get();
             long q0 = System.nanoTime();
             // The follower has put the new version in place; a question never waits for an update.
             var packet = retrieverOf(indexes.get(DATABASE_ID), dense, model, settings).retrieve(question.question());
-            double apply = lastApply.get() / 1e6;
             double ms = (System.nanoTime() - q0) / 1e6;
+            int beside = pendingBefore + updatesBegun.get() - begunBefore;
+            updatesBeside.add(beside);
+            indexes.asked(DATABASE_ID, question.question());
+            double apply = lastApply.get() / 1e6;
+            double warmMs = lastApplyWarm.get() / 1e6;
             afterChange.add(ms);
             // Questions differ in cost (length, candidates): the same question's steady time is the fairer yardstick.
             double sameSteady = steady.msById().getOrDefault(question.id(), Double.NaN);
@@ -493,14 +527,16 @@ final class ScaleBench implements Callable<Integer> {
             double chunksMs = read == null ? 0 : read.chunksNanos() / 1e6;
             catalogReads.add(catalogMs);
             chunkReads.add(chunksMs);
-            inMemory.add(Math.max(0, apply - catalogMs - chunksMs));
+            warmings.add(warmMs);
+            inMemory.add(Math.max(0, apply - catalogMs - chunksMs - warmMs));
             StringBuilder stages = new StringBuilder();
             packet.timingsMs().forEach((stage, t) -> stages.append(String.format(Locale.ROOT, " %s %.1f", stage, t)));
             // The JVM's uptime when it was asked: to line it up with a GC or safepoint log (-Xlog:gc*,safepoint::uptime).
             long askedAtMs = java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime() - Math.round(ms);
             System.out.printf(Locale.ROOT, "       first question after it (JVM uptime %d ms): %.0f ms, %.0f ms steady; stages (ms)%s%n"
-                + "         the follower's index update before it %.0f ms: catalog read %.1f ms, chunk read %.1f ms, new index version %.1f ms%n",
-                askedAtMs, ms, sameSteady, stages, apply, catalogMs, chunksMs, Math.max(0, apply - catalogMs - chunksMs));
+                + "         the follower's index update before it %.0f ms: catalog read %.1f ms, chunk read %.1f ms, new index version %.1f ms,"
+                + " warming it with the last question %.1f ms; index updates applied beside the question %d%n",
+                askedAtMs, ms, sameSteady, stages, apply, catalogMs, chunksMs, Math.max(0, apply - catalogMs - chunksMs - warmMs), warmMs, beside);
           });
           Map<String, Object> freshness = SchemaChanges.figures(measured);
           figures.put("freshness", freshness);
@@ -513,12 +549,16 @@ final class ScaleBench implements Callable<Integer> {
           first.put("over_the_same_question_steady_ms", Map.of("p50", round1(percentile(overSameQuestion, 50)),
               "p95", round1(percentile(overSameQuestion, 95)), "max", round1(Collections.max(overSameQuestion))));
           first.put("index_update_p50_ms", round1(percentile(applies, 50)));
+          // Questions that met another index update being applied as they ran (a change can bring two).
+          first.put("questions_beside_an_index_update", updatesBeside.stream().filter(k -> k > 0).count());
           first.put("index_update_max_ms", round1(Collections.max(applies)));
           // The update's three steps, as the query service runs them for one changed table.
           first.put("index_update_steps_p50_ms", Map.of("catalog_read", round1(percentile(catalogReads, 50)),
-              "chunk_read", round1(percentile(chunkReads, 50)), "new_index_version", round1(percentile(inMemory, 50))));
+              "chunk_read", round1(percentile(chunkReads, 50)), "new_index_version", round1(percentile(inMemory, 50)),
+              "warming", round1(percentile(warmings, 50))));
           first.put("index_update_steps_max_ms", Map.of("catalog_read", round1(Collections.max(catalogReads)),
-              "chunk_read", round1(Collections.max(chunkReads)), "new_index_version", round1(Collections.max(inMemory))));
+              "chunk_read", round1(Collections.max(chunkReads)), "new_index_version", round1(Collections.max(inMemory)),
+              "warming", round1(Collections.max(warmings))));
           figures.put("first_question_after_change", first);
           System.out.printf(Locale.ROOT, "freshness over %d changes: p50 %d ms, p95 %d ms; first question after a change: p50 %.0f ms,"
                   + " p95 %.0f ms, max %.0f ms (%d questions) vs steady p95 %.1f ms; over the same question's steady time: p50 %+.1f ms,"
@@ -604,6 +644,8 @@ final class ScaleBench implements Callable<Integer> {
         // As the query service asks: the loaded index of the database, a retriever per question.
         SchemaIndex index = indexes.get(DATABASE_ID);
         SchemaRetriever.Result result = new SchemaRetriever(index, index.denseOr(dense), model, settings).retrieveWithEvidence(q.question(), settings);
+        // As the query service does: the last question asked warms the next version of the index.
+        indexes.asked(DATABASE_ID, q.question());
         double ms = (System.nanoTime() - s) / 1e6;
         var packet = result.packet();
         if (evidence != null) {

@@ -50,15 +50,26 @@ final class SchemaChanges {
 
   /** Waits until the probe table's name column is searchable. */
   void awaitProbe(DenseSearch dense, Langchain4jEmbedder embedder, Duration timeout) throws SQLException, InterruptedException {
-    awaitText(dense, embedder, "probe", ChunkKind.COLUMN, "name", "probe name", timeout);
+    awaitText(dense, new Made(schema + ".probe", ChunkKind.COLUMN, "name", embedder.embedAll(List.of("probe name")).get(0)), "probe name",
+        timeout);
   }
 
   /** One measured change. */
   record Measured(String label, long ms) {}
 
-  /** Called after each change is searchable, with its index (from 0). */
+  /** Called after each change is searchable, with its index (from 0) and the chunk it made. */
   interface AfterChange {
-    void accept(int change) throws Exception;
+    void accept(int change, Made made) throws Exception;
+  }
+
+  /** The chunk a change made (table, kind, subject) and the vector of its text, to find it by. */
+  record Made(String table, ChunkKind kind, String subject, float[] vector) {
+    /** Whether a dense search (pgvector's, or a loaded index's) finds the chunk among the 20 nearest to its text. */
+    boolean foundIn(DenseSearch dense) throws SQLException {
+      // Top 20, not 5: the probes' texts share their words, and at 10,000 tables HNSW once kept a new
+      // probe out of its own top 5 for a minute while earlier probes filled it.
+      return dense.nearest(kind, vector, 20).stream().anyMatch(h -> h.table().equals(table) && h.subject().orElse("").equals(subject));
+    }
   }
 
   /** Applies {@code n} changes one after another, printing each one's latency. */
@@ -69,12 +80,13 @@ final class SchemaChanges {
     List<Measured> out = new ArrayList<>();
     for (int i = 0; i < n; i++) {
       Change c = change(i, marker(random, run, i), renamable);
+      Made made = new Made(schema + "." + c.table(), c.kind(), c.subject(), embedder.embedAll(List.of(c.expected())).get(0));
       long committed = sql(c.statements());
-      long searchable = awaitText(dense, embedder, c.table(), c.kind(), c.subject(), c.expected(), Duration.ofSeconds(60));
+      long searchable = awaitText(dense, made, c.expected(), Duration.ofSeconds(60));
       long ms = Math.max(0, searchable - committed);
       out.add(new Measured(c.label(), ms));
       System.out.printf("  %3d  %-22s %5d ms%n", i + 1, c.label(), ms);
-      after.accept(i);
+      after.accept(i, made);
     }
     return out;
   }
@@ -131,26 +143,20 @@ final class SchemaChanges {
   }
 
   /**
-   * Polls until a dense search for {@code query} returns the chunk (table, kind, subject) and that
-   * chunk's stored text contains {@code query}; returns the wall-clock time it first did.
+   * Polls until a dense search finds the chunk {@code made} names and that chunk's stored text
+   * contains {@code query}; returns the wall-clock time it first did. The text is embedded before the
+   * change is committed, so its embedding does not count in the change's latency.
    */
-  private long awaitText(DenseSearch dense, Langchain4jEmbedder embedder, String table, ChunkKind kind, String subject, String query,
-                         Duration timeout) throws SQLException, InterruptedException {
-    String fullTable = schema + "." + table;
-    float[] vector = embedder.embedAll(List.of(query)).get(0);
+  private long awaitText(DenseSearch dense, Made made, String query, Duration timeout) throws SQLException, InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (System.nanoTime() < deadline) {
-      // Top 20, not 5: the probes' texts share their words, and at 10,000 tables HNSW once kept a new
-      // probe out of its own top 5 for a minute while earlier probes filled it.
-      boolean hit = dense.nearest(kind, vector, 20).stream()
-          .anyMatch(h -> h.table().equals(fullTable) && h.subject().orElse("").equals(subject));
-      if (hit && storedText(fullTable, kind, subject).map(s -> s.contains(query)).orElse(false)) {
+      if (made.foundIn(dense) && storedText(made.table(), made.kind(), made.subject()).map(s -> s.contains(query)).orElse(false)) {
         return System.currentTimeMillis();
       }
       Thread.sleep(5);
     }
-    throw new IllegalStateException("the new text of " + fullTable + " " + kind.label() + " " + subject + " was not searchable within "
-        + timeout.toSeconds() + " s");
+    throw new IllegalStateException("the new text of " + made.table() + " " + made.kind().label() + " " + made.subject()
+        + " was not searchable within " + timeout.toSeconds() + " s");
   }
 
   private Optional<String> storedText(String table, ChunkKind kind, String subject) throws SQLException {

@@ -11,6 +11,7 @@ import dev.schemarag.core.config.SchemaragConfig;
 import dev.schemarag.core.config.SourceDatabase;
 import dev.schemarag.core.config.SourceDatabases;
 import dev.schemarag.core.embed.CachingEmbedder;
+import dev.schemarag.core.embed.Embedder;
 import dev.schemarag.core.embed.Langchain4jEmbedder;
 import dev.schemarag.core.index.IndexSync;
 import dev.schemarag.core.retrieval.ChunkVectors;
@@ -18,6 +19,7 @@ import dev.schemarag.core.retrieval.DenseSearch;
 import dev.schemarag.core.retrieval.RetrievalSettings;
 import dev.schemarag.core.retrieval.SchemaIndex;
 import dev.schemarag.core.retrieval.SchemaIndexCache;
+import dev.schemarag.core.retrieval.SchemaRetriever;
 import dev.schemarag.core.schema.SchemaModel;
 import dev.schemarag.core.source.PgCatalogReader;
 import dev.schemarag.core.sql.ReadOnlyExecutor;
@@ -98,7 +100,7 @@ public final class QueryServices {
     }, (id, tables, withVectors) -> {
       QuerySources.Source c = sourceOf.apply(id);
       return changedTables(c.catalogReads(), storeReads, id, c.database().schemas(), tables, withVectors, times -> { });
-    });
+    }, config.getBoolean(ConfigKeys.QUERY_INDEX_WARM) ? warmer(embedder, retrieval) : null);
     PooledConnections ledgerDb = PooledConnections.of(dbUrl, config.get(ConfigKeys.DB_USER), config.get(ConfigKeys.DB_PASSWORD),
         poolSize, "query-ledger");
     pools.add(ledgerDb);
@@ -130,6 +132,15 @@ public final class QueryServices {
     SourceDatabase one = sources.get(0);
     return List.of(new SourceDatabase(one.id(), dbUrl, one.user(), one.password(), one.schemas(), one.docsRoot(), one.slot(),
         one.publication()));
+  }
+
+  /**
+   * Asks a new version of an index that holds its vectors the last question, before it is served.
+   * An index searching the store's vectors is not warmed: its dense search is the same in every
+   * version, and the updating thread holds no connection for it.
+   */
+  public static SchemaIndexCache.Warmer warmer(Embedder embedder, RetrievalSettings settings) {
+    return (next, question) -> next.vectors().ifPresent(v -> new SchemaRetriever(next, v, embedder, settings).retrieve(question));
   }
 
   /** How long the two reads of an index update took: the catalog entries, then the stored chunks. */

@@ -111,6 +111,7 @@ final class QuestionHandler {
       }
       RetrievalSettings s = q.getOptions().getTopK() == null ? retrieval : retrieval.withTopK(q.getOptions().getTopK());
       packet = new SchemaRetriever(index, search, embedder, s).retrieve(q.getQuestion());
+      indexes.asked(q.getDatabaseId(), q.getQuestion());
     } catch (UnknownDatabaseException e) {
       return new Outcome(AnswerEvents.failedEarly(q, ErrorClass.UNKNOWN_DATABASE, "retrieval", e.getMessage(), System.currentTimeMillis()),
           false, List.of());

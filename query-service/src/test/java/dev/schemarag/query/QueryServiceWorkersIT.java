@@ -173,6 +173,7 @@ class QueryServiceWorkersIT {
     assertThat(indexes.get(databaseId).vectors()).as("vectors held in memory").isPresent();
     long loads = indexes.loads();
     long updates = indexes.tableUpdates();
+    long warmed = indexes.warmed();
 
     // A table is added.
     ddl("CREATE TABLE " + schema + ".invoices (invoice_id int PRIMARY KEY, order_id int REFERENCES " + schema + ".orders, paid boolean)");
@@ -196,6 +197,7 @@ class QueryServiceWorkersIT {
     assertThat(indexes.loads()).as("no full reload of the index").isEqualTo(loads);
     assertThat(indexes.get(databaseId).vectors()).as("vectors still held after the updates").isPresent();
     assertThat(indexes.tableUpdates()).as("each change applied to its table").isGreaterThanOrEqualTo(updates + 3);
+    assertThat(indexes.warmed()).as("each new version asked the last question before it was served").isGreaterThanOrEqualTo(warmed + 3);
   }
 
   private static void ddl(String sql) throws Exception {

@@ -46,6 +46,9 @@ public final class ConfigKeys {
   public static final ConfigKey QUERY_INDEX_SOURCE = new ConfigKey("query.index.source", "auto",
       "where the query service gets its chunks: store (what the indexer wrote), catalog (indexes the catalog itself),"
           + " auto (store when it holds chunks of the database)");
+  public static final ConfigKey QUERY_INDEX_WARM = new ConfigKey("query.index.warm", "true",
+      "a new version of a loaded index that holds its vectors answers the database's last question once, on the updating thread,"
+          + " before it is served, so that the next asker does not pay for what a version does on its first search");
   public static final ConfigKey INGEST_SLOT = new ConfigKey("ingest.slot.name", "schemarag_ddl",
       "logical replication slot the ingest service streams the DDL audit log from");
   public static final ConfigKey INGEST_PUBLICATION = new ConfigKey("ingest.publication", "schemarag_ddl",
@@ -225,7 +228,7 @@ public final class ConfigKeys {
   public static final List<ConfigKey> ALL = List.of(
       DB_URL, DB_USER, DB_PASSWORD, DATABASE_ID, KAFKA_BOOTSTRAP,
       TOPICS_PREFIX, TOPICS_PARTITIONS, TOPICS_REPLICATION, SERDE_MODE, SERDE_REGISTRY_URL, CATALOG_SCHEMAS, CATALOG_COLUMN_VALUES, CATALOG_COLUMN_VALUES_REFRESH_MS, QUERY_GROUP, QUERY_WORKERS,
-      QUERY_INDEX_SOURCE,
+      QUERY_INDEX_SOURCE, QUERY_INDEX_WARM,
       INGEST_SLOT, INGEST_PUBLICATION, DOCS_ROOT, DOCS_DEBOUNCE_MS, INDEXER_APP_ID, INDEXER_STATE_DIR,
       HTTP_HOST, INGEST_HTTP_PORT, INDEXER_HTTP_PORT, QUERY_HTTP_PORT,
       INDEXER_BATCH_CHUNKS, INDEXER_BATCH_LINGER_MS, INDEXER_VECTOR_INDEX_QUIET_MS, INDEXER_VECTOR_INDEX_MEMORY,

@@ -19,7 +19,10 @@ import org.slf4j.LoggerFactory;
  * change costs what any question costs and the update's time counts in freshness instead.
  * {@link #invalidate} drops an index altogether: the next question loads it in full. A change
  * signalled while an index is being loaded is not lost: that index serves the question that asked
- * for it but is not kept.
+ * for it but is not kept. With a {@link Warmer}, a new version answers the database's last question
+ * once, on the updating thread, before it replaces the current one (as Solr warms a new searcher
+ * with recent queries): what a version computes on its first search, and the JIT's first run of the
+ * code paths an update opens, are then not paid by the next asker.
  */
 public final class SchemaIndexCache {
 
@@ -36,13 +39,23 @@ public final class SchemaIndexCache {
     List<SchemaIndex.TableChange> read(String databaseId, Collection<String> tables, boolean withVectors) throws Exception;
   }
 
+  /** Asks a new version of an index a question, before it replaces the current one; the answer is thrown away. */
+  @FunctionalInterface
+  public interface Warmer {
+    void warm(SchemaIndex next, String question);
+  }
+
   private final Function<String, SchemaIndex> loader;
   private final TableReader tables;
+  private final Warmer warmer;
+  /** Per database, the last question asked of it: what warms its next version. */
+  private final Map<String, String> lastAsked = new ConcurrentHashMap<>();
   private final Map<String, SchemaIndex> loaded = new ConcurrentHashMap<>();
   /** Per database: counts changes; also the lock under which its index is replaced. */
   private final Map<String, AtomicLong> changes = new ConcurrentHashMap<>();
   private final AtomicLong loads = new AtomicLong();
   private final AtomicLong tableUpdates = new AtomicLong();
+  private final AtomicLong warmed = new AtomicLong();
 
   /** A cache without table updates: every change reloads the database's index in full. */
   public SchemaIndexCache(Function<String, SchemaIndex> loader) {
@@ -54,8 +67,23 @@ public final class SchemaIndexCache {
    * @param tables reads changed tables for an update in place; null to reload in full on every change
    */
   public SchemaIndexCache(Function<String, SchemaIndex> loader, TableReader tables) {
+    this(loader, tables, null);
+  }
+
+  /**
+   * @param warmer asks each new version the database's last question before it is served; null for none
+   */
+  public SchemaIndexCache(Function<String, SchemaIndex> loader, TableReader tables, Warmer warmer) {
     this.loader = loader;
     this.tables = tables;
+    this.warmer = warmer;
+  }
+
+  /** A question was asked of {@code databaseId}: the next version of its index is warmed with it. */
+  public void asked(String databaseId, String question) {
+    if (warmer != null && question != null && !question.isBlank()) {
+      lastAsked.put(databaseId, question);
+    }
   }
 
   /** The current version of the database's index, loaded in full if it is not loaded. */
@@ -103,12 +131,27 @@ public final class SchemaIndexCache {
           loaded.remove(databaseId);
           return;
         }
+        warm(databaseId, next);
         loaded.put(databaseId, next);
         tableUpdates.addAndGet(read.size());
       } catch (Exception e) {
         LOG.warn("could not update the index of {} for tables {}; it is loaded again in full: {}", databaseId, read, e.getMessage(), e);
         loaded.remove(databaseId);
       }
+    }
+  }
+
+  private void warm(String databaseId, SchemaIndex next) {
+    String question = lastAsked.get(databaseId);
+    if (warmer == null || question == null) {
+      return;
+    }
+    try {
+      warmer.warm(next, question);
+      warmed.incrementAndGet();
+    } catch (RuntimeException e) {
+      // Warming only saves the next asker time: a version it fails on is served all the same.
+      LOG.warn("warming the new index version of {} failed; it is served unwarmed: {}", databaseId, e.toString());
     }
   }
 
@@ -133,6 +176,11 @@ public final class SchemaIndexCache {
   /** How many times an index was loaded in full (diagnostics). */
   public long loads() {
     return loads.get();
+  }
+
+  /** How many new versions were warmed before they were served (diagnostics). */
+  public long warmed() {
+    return warmed.get();
   }
 
   /** How many table changes were applied to loaded indexes in place (diagnostics). */

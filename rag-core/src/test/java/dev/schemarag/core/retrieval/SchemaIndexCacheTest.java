@@ -116,6 +116,54 @@ class SchemaIndexCacheTest {
   }
 
   @Test
+  void aNewVersionAnswersTheLastQuestionBeforeItIsServed() {
+    Table added = new Table("t2", Optional.empty(), List.of(Column.of("b", "int")), Optional.empty());
+    List<String> warmedWith = new java.util.ArrayList<>();
+    SchemaIndexCache[] cache = new SchemaIndexCache[1];
+    SchemaIndex[] servedWhileWarming = new SchemaIndex[1];
+    cache[0] = new SchemaIndexCache(db -> index(db, List.of(table("t1"))), (db, names, withVectors) -> {
+      SchemaModel now = new SchemaModel(db, List.of(table("t1"), added), List.of());
+      return List.of(new SchemaIndex.TableChange("t2", Optional.of(added), List.of(), Chunker.chunk(now, Optional.of(added), Optional.empty())));
+    }, (next, question) -> {
+      assertThat(next.model().table("t2")).as("the version warmed is the new one").isPresent();
+      servedWhileWarming[0] = cache[0].get("erp");
+      warmedWith.add(question);
+    });
+    SchemaIndex before = cache[0].get("erp");
+
+    cache[0].tablesChanged("erp", List.of("t2"));
+    assertThat(warmedWith).as("nothing asked yet, nothing to warm with").isEmpty();
+    assertThat(cache[0].warmed()).isZero();
+
+    cache[0].asked("erp", "how many b are there?");
+    cache[0].asked("crm", "another database's question");
+    SchemaIndex second = cache[0].get("erp");
+    cache[0].tablesChanged("erp", List.of("t2"));
+    assertThat(warmedWith).containsExactly("how many b are there?");
+    assertThat(servedWhileWarming[0]).as("questions meet the version before until the new one is warm").isSameAs(second).isNotSameAs(before);
+    assertThat(cache[0].get("erp")).isNotSameAs(second);
+    assertThat(cache[0].warmed()).isEqualTo(1);
+  }
+
+  @Test
+  void aVersionWhoseWarmingFailsIsServedAllTheSame() {
+    Table added = new Table("t2", Optional.empty(), List.of(Column.of("b", "int")), Optional.empty());
+    SchemaIndexCache cache = new SchemaIndexCache(db -> index(db, List.of(table("t1"))), (db, names, withVectors) -> {
+      SchemaModel now = new SchemaModel(db, List.of(table("t1"), added), List.of());
+      return List.of(new SchemaIndex.TableChange("t2", Optional.of(added), List.of(), Chunker.chunk(now, Optional.of(added), Optional.empty())));
+    }, (next, question) -> {
+      throw new IllegalStateException("the model is gone");
+    });
+    cache.get("erp");
+    cache.asked("erp", "how many b are there?");
+    cache.tablesChanged("erp", List.of("t2"));
+
+    assertThat(cache.get("erp").model().table("t2")).isPresent();
+    assertThat(cache.loads()).as("no full load for a warming that failed").isEqualTo(1);
+    assertThat(cache.warmed()).isZero();
+  }
+
+  @Test
   void anUpdateThatCannotReadItsTablesDropsTheIndexForAFullLoad() {
     SchemaIndexCache cache = new SchemaIndexCache(db -> index(db, List.of(table("t1"))), (db, names, withVectors) -> {
       throw new IllegalStateException("catalog unreachable");
