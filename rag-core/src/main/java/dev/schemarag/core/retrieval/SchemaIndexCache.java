@@ -178,7 +178,7 @@ public final class SchemaIndexCache {
     return loads.get();
   }
 
-  /** How many new versions were warmed before they were served (diagnostics). */
+  /** How many new versions were handed to the warmer, and came back, before they were served (diagnostics). */
   public long warmed() {
     return warmed.get();
   }
