@@ -89,7 +89,7 @@ final class IndexBench implements Callable<Integer> {
           }
           c.commit();
         }
-        source = schemaFile.getFileName() + " (" + ddl.skippedForeignKeys() + " foreign keys PostgreSQL cannot take were left out)";
+        source = schemaFile.getFileName() + " (" + ddl.skippedForeignKeys() + " foreign keys the description cannot make were left out)";
       }
       SchemaModel model = new PgCatalogReader(db).read(databaseId, List.of(schemas.split(",")));
       System.out.printf("loaded %s: %d tables in %.1f s%n", source, model.size(), (System.nanoTime() - t0) / 1e9);

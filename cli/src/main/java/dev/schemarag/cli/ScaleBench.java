@@ -212,7 +212,7 @@ final class ScaleBench implements Callable<Integer> {
         String module = t.module().orElse("");
         modules.add(module);
         Table placed = taken.contains(module)
-            ? new Table(module + suffix + "." + t.name(), t.comment(), t.columns(), java.util.Optional.of(module + suffix)) : t;
+            ? new Table(module + suffix + "." + SchemaDdl.withoutModule(t.name(), module), t.comment(), t.columns(), java.util.Optional.of(module + suffix)) : t;
         renamed.put(t.name(), placed);
         tables.add(placed);
       }
@@ -284,7 +284,7 @@ final class ScaleBench implements Callable<Integer> {
     ConnectionSource db = ConnectionSource.of(base.get(ConfigKeys.DB_URL), base.get(ConfigKeys.DB_USER), base.get(ConfigKeys.DB_PASSWORD));
     long t0 = System.nanoTime();
     execute(db, schema.ddl().statements());
-    System.out.printf(Locale.ROOT, "loaded %d tables in %d schemas, %d foreign keys, in %.1f s (%d foreign keys PostgreSQL cannot take were left out);"
+    System.out.printf(Locale.ROOT, "loaded %d tables in %d schemas, %d foreign keys, in %.1f s (%d foreign keys the description cannot make were left out);"
             + " index them with catalog.schemas set to the line below%n", schema.model().size(), schema.schemas().size(),
         schema.model().foreignKeys().size() - schema.ddl().skippedForeignKeys(), (System.nanoTime() - t0) / 1e9, schema.ddl().skippedForeignKeys());
     System.out.println(String.join(",", schema.schemas()));
@@ -319,7 +319,7 @@ final class ScaleBench implements Callable<Integer> {
       SchemaModel catalog = new PgCatalogReader(db).read(DATABASE_ID, schemas);
       double loadSeconds = (System.nanoTime() - t0) / 1e9;
       System.out.printf(Locale.ROOT, "loaded %d tables in %d schemas (%d of spider-union and bird-union, %d generated in %d modules), %d foreign keys,"
-              + " in %.1f s (%d foreign keys PostgreSQL cannot take were left out)%n", catalog.size(), modules, bench.model().size(),
+              + " in %.1f s (%d foreign keys the description cannot make were left out)%n", catalog.size(), modules, bench.model().size(),
           n - bench.model().size(), modules - scale.benchmarkSchemas(),
           catalog.foreignKeys().size(), loadSeconds, ddl.skippedForeignKeys());
       if (catalog.size() != n) {

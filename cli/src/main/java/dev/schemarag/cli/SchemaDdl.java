@@ -5,20 +5,25 @@ import dev.schemarag.core.schema.ForeignKey;
 import dev.schemarag.core.schema.SchemaModel;
 import dev.schemarag.core.schema.Table;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.Locale;
 import java.util.Optional;
 
 /**
  * A schema description (the benchmark JSON format) as PostgreSQL DDL in one schema, so that a
  * benchmark's tables can go through the live pipeline like any database's: tables with their
- * primary keys, comments from the descriptions, and the foreign keys PostgreSQL accepts (onto a
- * single-column primary key of the same type).
+ * primary keys, comments from the descriptions, and every one-column foreign key: PostgreSQL takes
+ * a key only onto a unique column of the same type, so a referenced column the description does not
+ * declare unique gets a unique constraint, and a referencing column takes the referenced one's type.
  */
 final class SchemaDdl {
   private SchemaDdl() {}
 
-  /** The statements, and how many foreign keys PostgreSQL could not take. */
+  /** The statements, and how many foreign keys could not be written (onto no column of the model, or of several columns). */
   record Ddl(List<String> statements, int skippedForeignKeys) {}
 
   static Ddl of(SchemaModel model, String schema) {
@@ -36,7 +41,9 @@ final class SchemaDdl {
   /**
    * Every table in the schema of its module (lower-cased, as an unquoted name would be), so that
    * the catalog read back groups tables as the description did: a benchmark's {@code db_id}, or a
-   * generated module. A table named {@code module.table} loses the prefix there.
+   * generated module. A table named {@code module.table}, or {@code module__table} as the benchmark
+   * unions name a database's table, loses the prefix there: in its own database the table has its
+   * own name, and the prefix would be read twice, once as the schema and once in the name.
    */
   static Ddl inModules(SchemaModel model) {
     List<String> schemas = model.tables().stream().map(t -> placeInModule(t).schema()).distinct().toList();
@@ -45,9 +52,17 @@ final class SchemaDdl {
 
   static Placement placeInModule(Table t) {
     String module = t.module().orElseThrow(() -> new IllegalArgumentException("table " + t.name() + " has no module to be its schema"));
-    String prefix = module + ".";
-    String table = t.name().startsWith(prefix) ? t.name().substring(prefix.length()) : t.name();
-    return new Placement(module.toLowerCase(Locale.ROOT), table);
+    return new Placement(module.toLowerCase(Locale.ROOT), withoutModule(t.name(), module));
+  }
+
+  /** The table's name without a leading {@code module.} or {@code module__}. */
+  static String withoutModule(String name, String module) {
+    for (String prefix : List.of(module + ".", module + "__")) {
+      if (name.startsWith(prefix) && name.length() > prefix.length()) {
+        return name.substring(prefix.length());
+      }
+    }
+    return name;
   }
 
   private static Ddl of(SchemaModel model, List<String> schemas, java.util.function.Function<Table, Placement> place) {
@@ -56,11 +71,12 @@ final class SchemaDdl {
       out.add("DROP SCHEMA IF EXISTS " + quote(schema) + " CASCADE");
       out.add("CREATE SCHEMA " + quote(schema));
     }
+    Map<String, String> keyTypes = keyTypes(model);
     for (Table t : model.tables()) {
       Placement at = place.apply(t);
       List<String> defs = new ArrayList<>();
       for (Column c : t.columns()) {
-        defs.add(quote(c.name()) + " " + pgType(c.type()));
+        defs.add(quote(c.name()) + " " + keyTypes.getOrDefault(t.name() + "." + c.name(), pgType(c.type())));
       }
       if (!t.primaryKey().isEmpty()) {
         defs.add("PRIMARY KEY (" + String.join(", ", t.primaryKey().stream().map(SchemaDdl::quote).toList()) + ")");
@@ -73,21 +89,73 @@ final class SchemaDdl {
       }
     }
     int skipped = 0;
+    Set<String> unique = new HashSet<>();
     for (ForeignKey fk : model.foreignKeys()) {
-      Optional<Table> to = model.table(fk.toTable());
-      Optional<Column> from = model.table(fk.fromTable()).flatMap(t -> t.column(fk.fromColumns().get(0)));
-      boolean accepted = to.isPresent() && from.isPresent() && to.get().primaryKey().equals(fk.toColumns())
-          && to.get().column(fk.toColumns().get(0)).map(c -> pgType(c.type()).equals(pgType(from.get().type()))).orElse(false);
-      if (!accepted) {
+      Optional<String> fromKey = key(model, fk.fromTable(), fk.fromColumns());
+      Optional<String> toKey = key(model, fk.toTable(), fk.toColumns());
+      if (fromKey.isEmpty() || toKey.isEmpty() || !typeOf(model, keyTypes, fromKey.get()).equals(typeOf(model, keyTypes, toKey.get()))) {
         skipped++;
         continue;
       }
+      Table to = model.table(fk.toTable()).orElseThrow();
       Placement f = place.apply(model.table(fk.fromTable()).orElseThrow());
-      Placement t = place.apply(to.get());
-      out.add("ALTER TABLE " + qualified(f.schema(), f.table()) + " ADD FOREIGN KEY (" + quote(fk.fromColumns().get(0)) + ") REFERENCES "
-          + qualified(t.schema(), t.table()) + " (" + quote(fk.toColumns().get(0)) + ")");
+      Placement t = place.apply(to);
+      String target = qualified(t.schema(), t.table());
+      String toColumn = toKey.get().substring(fk.toTable().length() + 1);
+      // PostgreSQL references a unique key only: one the description does not declare is added, as a database holding the key has it.
+      if (!to.primaryKey().equals(List.of(toColumn)) && unique.add(target + "." + quote(toColumn))) {
+        out.add("ALTER TABLE " + target + " ADD UNIQUE (" + quote(toColumn) + ")");
+      }
+      out.add("ALTER TABLE " + qualified(f.schema(), f.table()) + " ADD FOREIGN KEY (" + quote(fromKey.get().substring(fk.fromTable().length() + 1))
+          + ") REFERENCES " + target + " (" + quote(toColumn) + ")");
     }
     return new Ddl(out, skipped);
+  }
+
+  /**
+   * The type of each column that references another, where the description gives the two different
+   * types (SQLite and Spider's coarse types let a text column hold numbers): the referenced column's,
+   * followed along chains of references, since PostgreSQL joins a key only to a key of its type.
+   * By {@code table.column}.
+   */
+  private static Map<String, String> keyTypes(SchemaModel model) {
+    Map<String, String> types = new HashMap<>();
+    for (int pass = 0; pass <= model.foreignKeys().size(); pass++) {
+      boolean changed = false;
+      for (ForeignKey fk : model.foreignKeys()) {
+        Optional<String> from = key(model, fk.fromTable(), fk.fromColumns());
+        Optional<String> to = key(model, fk.toTable(), fk.toColumns());
+        if (from.isEmpty() || to.isEmpty()) {
+          continue;
+        }
+        String toType = typeOf(model, types, to.get());
+        if (!toType.equals(typeOf(model, types, from.get()))) {
+          types.put(from.get(), toType);
+          changed = true;
+        }
+      }
+      if (!changed) {
+        break;
+      }
+    }
+    return types; // a cycle of keys of different types keeps them apart, and its key is left out
+  }
+
+  /** {@code table.column} of a one-column key, as the table spells the column; empty when there is none. */
+  private static Optional<String> key(SchemaModel model, String table, List<String> columns) {
+    if (columns.size() != 1) {
+      return Optional.empty();
+    }
+    return model.table(table).flatMap(t -> t.column(columns.get(0))).map(c -> table + "." + c.name());
+  }
+
+  private static String typeOf(SchemaModel model, Map<String, String> types, String key) {
+    String given = types.get(key);
+    if (given != null) {
+      return given;
+    }
+    int dot = key.lastIndexOf('.');
+    return pgType(model.table(key.substring(0, dot)).flatMap(t -> t.column(key.substring(dot + 1))).orElseThrow().type());
   }
 
   /** The benchmarks' portable types (Spider's coarse ones, BIRD's SQLite ones) as PostgreSQL types; a type PostgreSQL knows is kept. */

@@ -17,21 +17,30 @@ class SchemaDdlTest {
   }
 
   @Test
-  void tablesKeysCommentsAndOnlyTheForeignKeysPostgresAcceptsBecomeDdl() {
+  void tablesKeysCommentsAndEveryOneColumnForeignKeyBecomeDdl() {
     SchemaModel model = new SchemaModel("bench", List.of(
         new Table("shop__customer", Optional.of("People who buy"), List.of(column("Customer_ID", "number", true, null),
             column("Name", "text", false, "the customer's name")), Optional.of("shop")),
         new Table("shop__order", Optional.empty(), List.of(column("id", "number", true, null), column("Customer_ID", "number", false, null),
-            column("Customer_Name", "text", false, null)), Optional.of("shop"))),
+            column("Customer_Name", "text", false, null), column("shipped_to", "text", false, null)), Optional.of("shop"))),
         List.of(new ForeignKey("a", "shop__order", List.of("Customer_ID"), "shop__customer", List.of("Customer_ID")),
-            new ForeignKey("b", "shop__order", List.of("Customer_Name"), "shop__customer", List.of("Name"))));
+            new ForeignKey("b", "shop__order", List.of("customer_name"), "shop__customer", List.of("Name")),
+            new ForeignKey("c", "shop__order", List.of("shipped_to"), "shop__customer", List.of("Customer_ID")),
+            new ForeignKey("d", "shop__order", List.of("Customer_ID", "Customer_Name"), "shop__customer", List.of("Customer_ID", "Name"))));
     SchemaDdl.Ddl ddl = SchemaDdl.of(model, "s");
-    assertThat(ddl.statements()).contains(
+    assertThat(ddl.statements()).containsSubsequence(
         "CREATE TABLE \"s\".\"shop__customer\" (\"Customer_ID\" numeric, \"Name\" text, PRIMARY KEY (\"Customer_ID\"))",
         "COMMENT ON TABLE \"s\".\"shop__customer\" IS 'People who buy'",
         "COMMENT ON COLUMN \"s\".\"shop__customer\".\"Name\" IS 'the customer''s name'",
-        "ALTER TABLE \"s\".\"shop__order\" ADD FOREIGN KEY (\"Customer_ID\") REFERENCES \"s\".\"shop__customer\" (\"Customer_ID\")");
-    // onto a column that is not the primary key: PostgreSQL would refuse it
+        // a text column that references a number takes the number's type
+        "CREATE TABLE \"s\".\"shop__order\" (\"id\" numeric, \"Customer_ID\" numeric, \"Customer_Name\" text, \"shipped_to\" numeric,"
+            + " PRIMARY KEY (\"id\"))",
+        "ALTER TABLE \"s\".\"shop__order\" ADD FOREIGN KEY (\"Customer_ID\") REFERENCES \"s\".\"shop__customer\" (\"Customer_ID\")",
+        // onto a column that is not the primary key: unique first, as PostgreSQL asks, spelled as the table spells it
+        "ALTER TABLE \"s\".\"shop__customer\" ADD UNIQUE (\"Name\")",
+        "ALTER TABLE \"s\".\"shop__order\" ADD FOREIGN KEY (\"Customer_Name\") REFERENCES \"s\".\"shop__customer\" (\"Name\")",
+        "ALTER TABLE \"s\".\"shop__order\" ADD FOREIGN KEY (\"shipped_to\") REFERENCES \"s\".\"shop__customer\" (\"Customer_ID\")");
+    // of two columns
     assertThat(ddl.skippedForeignKeys()).isEqualTo(1);
     assertThat(SchemaDdl.pgType("others")).isEqualTo("text");
     assertThat(SchemaDdl.pgType("time")).isEqualTo("timestamp");
@@ -39,7 +48,7 @@ class SchemaDdlTest {
   }
 
   @Test
-  void inModulesPutsEachTableInTheSchemaOfItsModule() {
+  void inModulesPutsEachTableInTheSchemaOfItsModuleUnderItsOwnName() {
     SchemaModel model = new SchemaModel("bench", List.of(
         new Table("Shop_A__customer", Optional.empty(), List.of(column("id", "number", true, null)), Optional.of("Shop_A")),
         new Table("hr.employees", Optional.empty(), List.of(column("employee_id", "integer", true, null),
@@ -47,10 +56,10 @@ class SchemaDdlTest {
         List.of(new ForeignKey("a", "hr.employees", List.of("customer_id"), "Shop_A__customer", List.of("id"))));
     SchemaDdl.Ddl ddl = SchemaDdl.inModules(model);
     assertThat(ddl.statements()).contains("CREATE SCHEMA \"shop_a\"", "CREATE SCHEMA \"hr\"",
-        "CREATE TABLE \"shop_a\".\"Shop_A__customer\" (\"id\" numeric, PRIMARY KEY (\"id\"))",
+        "CREATE TABLE \"shop_a\".\"customer\" (\"id\" numeric, PRIMARY KEY (\"id\"))",
         "CREATE TABLE \"hr\".\"employees\" (\"employee_id\" integer, \"customer_id\" numeric, PRIMARY KEY (\"employee_id\"))",
-        "ALTER TABLE \"hr\".\"employees\" ADD FOREIGN KEY (\"customer_id\") REFERENCES \"shop_a\".\"Shop_A__customer\" (\"id\")");
+        "ALTER TABLE \"hr\".\"employees\" ADD FOREIGN KEY (\"customer_id\") REFERENCES \"shop_a\".\"customer\" (\"id\")");
     assertThat(SchemaDdl.placeInModule(model.table("hr.employees").orElseThrow()).modelName()).isEqualTo("hr.employees");
-    assertThat(SchemaDdl.placeInModule(model.table("Shop_A__customer").orElseThrow()).modelName()).isEqualTo("shop_a.Shop_A__customer");
+    assertThat(SchemaDdl.placeInModule(model.table("Shop_A__customer").orElseThrow()).modelName()).isEqualTo("shop_a.customer");
   }
 }
