@@ -91,8 +91,8 @@ public final class SchemaIndex {
   private final long version;
   /** The searched chunks' vectors when the index holds them ({@link #withVectors}); empty: dense search goes to the store. */
   private final Optional<ChunkVectors> vectors;
-  /** {@link #holdsCopies()}, once asked; racing threads work out the same value. */
-  private volatile Boolean holdsCopies;
+  /** Tables that are copies of one another, in several schemas. */
+  private final TableCopies copies;
   /**
    * Each acronym's readings ({@link Acronyms#readings}), found once per version: finding them scans
    * every table and column name. A new version keeps those no changed table can alter.
@@ -150,13 +150,14 @@ public final class SchemaIndex {
     this.moduleIndex = moduleText.size() < 2 ? null : LexicalIndex.of(moduleText.entrySet().stream()
         .map(e -> moduleDoc(e.getKey(), e.getValue().toString())).toList(), settings.bm25K1(), settings.bm25B());
     this.modules = Optional.ofNullable(moduleIndex);
+    this.copies = TableCopies.of(model);
   }
 
   private SchemaIndex(SchemaIndex before, SchemaModel model, LexicalIndex lexical, PMap<String, String> ddl, PMap<String, Integer> ddlTokens,
                       PMap<String, Integer> columnDf, Map<ChunkKind, Integer> kindCounts, LexicalIndex moduleIndex, Set<String> moduleDocs,
                       PMap<String, String> moduleOf, PMap<String, PSet<String>> tablesOfModule, int schemaTokens, NamedTables named,
                       PMap<String, StoredPattern> patterns, PMap<String, List<Chunk>> chunks, Optional<ChunkVectors> vectors,
-                      long version) {
+                      TableCopies copies, long version) {
     this.model = model;
     this.lexical = lexical;
     this.ddl = ddl;
@@ -176,6 +177,7 @@ public final class SchemaIndex {
     this.settings = before.settings;
     this.version = version;
     this.vectors = vectors;
+    this.copies = copies;
   }
 
   /**
@@ -188,7 +190,7 @@ public final class SchemaIndex {
   public SchemaIndex withVectors(Map<String, float[]> vectors) throws ChunkVectors.MissingVectors {
     ChunkVectors v = ChunkVectors.of(chunks.values().stream().flatMap(List::stream).toList(), vectors);
     SchemaIndex out = new SchemaIndex(this, model, lexical, ddl, ddlTokens, columnDf, kindCounts, moduleIndex, moduleDocs, moduleOf,
-        tablesOfModule, schemaTokens, named, patterns, chunks, Optional.of(v), version);
+        tablesOfModule, schemaTokens, named, patterns, chunks, Optional.of(v), copies, version);
     acronymReadings.forEach(out.acronymReadings::put);
     return out;
   }
@@ -372,7 +374,7 @@ public final class SchemaIndex {
     }
     SchemaIndex updated = new SchemaIndex(this, next, nextLexical, nextDdl, nextDdlTokens, nextColumnDf, nextKinds, nextModuleIndex,
         Set.copyOf(nextModuleDocs), nextModuleOf, nextTablesOfModule, tokens, nextNamed, nextPatterns, nextChunks, nextVectors,
-        version + 1);
+        copies.with(next, changed), version + 1);
     List<Optional<Table>> wereAndAre = new ArrayList<>();
     for (String name : changed) {
       wereAndAre.add(model.table(name));
@@ -602,15 +604,9 @@ public final class SchemaIndex {
     return tables == null ? Set.of() : tables;
   }
 
-  /** Whether more than {@link TableCopies#KEPT} tables share a name (in several schemas); worked out once per index. */
-  boolean holdsCopies() {
-    Boolean held = holdsCopies;
-    if (held == null) {
-      held = TableCopies.namesIn(model.tables().stream().map(Table::name)::iterator).values().stream()
-          .anyMatch(n -> n > TableCopies.KEPT);
-      holdsCopies = held;
-    }
-    return held;
+  /** The tables that are copies of one another (in several schemas). */
+  TableCopies copies() {
+    return copies;
   }
 
   /**

@@ -158,7 +158,7 @@ public final class SchemaRetriever {
     metrics.put("candidates", (long) ev.size());
 
     // Copies of one table in many schemas must not fill the places the selector judges.
-    List<TableEvidence> ranked = fewUnfoundFirst(TableCopies.fewFirst(
+    List<TableEvidence> ranked = fewUnfoundFirst(index.copies().fewFirst(
         ScoreFusion.fuse(ev.values(), dTables, dColumns, lTables, lColumns, index.moduleOf, moduleScores)));
     time.lap("fuse");
 
@@ -325,8 +325,9 @@ public final class SchemaRetriever {
     }
     named.sort(Comparator.comparingDouble(TableEvidence::fused).reversed());
     // A name the question says brings one or two tables of that name, not every schema's copy of it.
-    Map<String, Integer> ofName = TableCopies.namesIn(inPacket);
-    List<TableEvidence> namedKept = named.stream().filter(e -> TableCopies.admit(ofName, e.table)).limit(MAX_NAMED).toList();
+    TableCopies copies = index.copies();
+    Map<String, Integer> ofGroup = copies.countIn(inPacket);
+    List<TableEvidence> namedKept = named.stream().filter(e -> copies.admit(ofGroup, e.table)).limit(MAX_NAMED).toList();
     for (TableEvidence e : namedKept) {
       inPacket.add(e.table);
       tables.add(packetTable(e.table, e.fused / best, "named", e));
@@ -470,16 +471,17 @@ public final class SchemaRetriever {
   }
 
   /**
-   * The lexical table hits; where tables share a name, the first copies of each name among three times as
-   * many (see {@link TableCopies#fewOfEachName}). Only here: BM25 ranks copies alike, so they fill its limit
+   * The lexical table hits; where tables are copies of one another, the first copies of each among three times as
+   * many (see {@link TableCopies#fewOfEach}). Only here: BM25 ranks copies alike, so they fill its limit
    * (at 10,000 tables, 60 hits of 7 names), and a wider search is cheap in Lucene. Asked as wide, pgvector's
    * stage took 4 ms more there for tables, 15 ms for tables and columns.
    */
   private List<LexicalIndex.Hit> lexicalTables(String question) {
-    if (!index.holdsCopies()) {
+    TableCopies copies = index.copies();
+    if (!copies.any()) {
       return index.lexical.search(question, ChunkKind.OVERVIEW, LEXICAL_TABLES);
     }
-    return TableCopies.fewOfEachName(index.lexical.search(question, ChunkKind.OVERVIEW, LEXICAL_TABLES * TableCopies.COPIES_OVERFETCH),
+    return copies.fewOfEach(index.lexical.search(question, ChunkKind.OVERVIEW, LEXICAL_TABLES * TableCopies.COPIES_OVERFETCH),
         LEXICAL_TABLES, LexicalIndex.Hit::table);
   }
 
