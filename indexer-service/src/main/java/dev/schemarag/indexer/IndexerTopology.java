@@ -360,7 +360,8 @@ public final class IndexerTopology {
     }
 
     private TableIndexer.Prepared prepare(TableKey key, Optional<TableSnapshot> snapshot, Optional<DocFile> doc, long eventTimeMs) {
-      return indexer.prepare(snapshot, doc, ChunkHashes.read(hashes.get(key)), eventTimeMs);
+      return indexer.prepare(key.getDatabaseId(), CatalogSnapshots.name(key).modelName(), snapshot, doc, ChunkHashes.read(hashes.get(key)),
+          eventTimeMs);
     }
 
     private void add(TableKey key, Pending p) {

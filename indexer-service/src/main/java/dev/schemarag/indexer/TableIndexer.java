@@ -5,6 +5,7 @@ import dev.schemarag.core.chunk.Chunker;
 import dev.schemarag.core.docs.MarkdownDocParser;
 import dev.schemarag.core.docs.TableDoc;
 import dev.schemarag.core.index.ChunkDiff;
+import dev.schemarag.core.index.ChunkStore;
 import dev.schemarag.core.index.IndexSync;
 import dev.schemarag.core.schema.SchemaModel;
 import dev.schemarag.events.catalog.TableSnapshot;
@@ -26,7 +27,7 @@ import java.util.Optional;
 public final class TableIndexer {
 
   /** One table, chunked and diffed, ready to be written. */
-  public record Prepared(List<Chunk> chunks, ChunkDiff diff, long version) {
+  public record Prepared(List<Chunk> chunks, ChunkDiff diff, long version, ChunkStore.Whole whole) {
     /** Chunks that must be embedded (or looked up in the cache) and written. */
     public int toWrite() {
       return diff.added().size() + diff.updated().size();
@@ -79,15 +80,15 @@ public final class TableIndexer {
    * @param eventTimeMs time of the latest record that changed the table; with the snapshot's and
    *     doc's times it makes the write version, so a tombstone outranks the rows it removes
    */
-  public Prepared prepare(Optional<TableSnapshot> snapshot, Optional<DocFile> doc, Map<String, ChunkDiff.Previous> previous,
-                          long eventTimeMs) {
+  public Prepared prepare(String databaseId, String table, Optional<TableSnapshot> snapshot, Optional<DocFile> doc,
+                          Map<String, ChunkDiff.Previous> previous, long eventTimeMs) {
     long t0 = System.nanoTime();
     try {
       List<Chunk> chunks = chunks(snapshot, doc);
       ChunkDiff diff = ChunkDiff.between(previous, chunks, sync.modelId());
       long version = Math.max(eventTimeMs,
           Math.max(snapshot.map(TableSnapshot::getCapturedAtMs).orElse(0L), doc.map(DocFile::getModifiedAtMs).orElse(0L)));
-      return new Prepared(chunks, diff, version);
+      return new Prepared(chunks, diff, version, new ChunkStore.Whole(databaseId, table, chunks.stream().map(Chunk::id).toList(), version));
     } finally {
       prepared.incrementAndGet();
       prepareNanos.addAndGet(System.nanoTime() - t0);
@@ -105,12 +106,10 @@ public final class TableIndexer {
   /** Prepared tables handed to the store writer: their outcomes once written. */
   public final class Written {
     private final List<Prepared> tables;
-    private final List<Integer> at;
     private final IndexSync.Batch batch;
 
-    private Written(List<Prepared> tables, List<Integer> at, IndexSync.Batch batch) {
+    private Written(List<Prepared> tables, IndexSync.Batch batch) {
       this.tables = tables;
-      this.at = at;
       this.batch = batch;
     }
 
@@ -123,7 +122,7 @@ public final class TableIndexer {
     public List<Outcome> outcomes() throws SQLException {
       long t0 = System.nanoTime();
       try {
-        return outcomesOf(tables, at, batch == null ? List.of() : batch.written());
+        return outcomesOf(tables, batch == null ? List.of() : batch.written());
       } finally {
         applyNanos.addAndGet(System.nanoTime() - t0);
       }
@@ -145,19 +144,16 @@ public final class TableIndexer {
     applying.incrementAndGet();
     try {
       List<IndexSync.Step> steps = new ArrayList<>();
-      List<Integer> at = new ArrayList<>();
       for (Prepared p : tables) {
-        // An unchanged table writes nothing: it needs no place in the batch.
-        at.add(p.diff().isEmpty() ? -1 : steps.size());
-        if (!p.diff().isEmpty()) {
-          steps.add(new IndexSync.Step(p.diff(), p.version()));
-        }
+        // A table unchanged against the hashes is written whole all the same: its hashes are what this task
+        // committed, and a batch whose commit a crash undid may have left chunks of it that they never knew.
+        steps.add(new IndexSync.Step(p.diff(), p.version(), Optional.of(p.whole())));
       }
       if (steps.isEmpty()) {
         afterFirstGroup.run();
-        return new Written(tables, at, null);
+        return new Written(tables, null);
       }
-      return new Written(tables, at, sync.applyAllOverlapped(steps, afterFirstGroup));
+      return new Written(tables, sync.applyAllOverlapped(steps, afterFirstGroup));
     } finally {
       lastApplyNanos = System.nanoTime();
       applying.decrementAndGet();
@@ -165,18 +161,14 @@ public final class TableIndexer {
     }
   }
 
-  private List<Outcome> outcomesOf(List<Prepared> tables, List<Integer> at, List<IndexSync.Applied> applied) {
+  private List<Outcome> outcomesOf(List<Prepared> tables, List<IndexSync.Applied> applied) {
     List<Outcome> out = new ArrayList<>(tables.size());
     for (int i = 0; i < tables.size(); i++) {
       Prepared p = tables.get(i);
       Map<String, ChunkDiff.Previous> hashes = new LinkedHashMap<>();
       p.chunks().forEach(c -> hashes.put(c.id(), new ChunkDiff.Previous(c.contentHash(), sync.modelId())));
-      if (at.get(i) < 0) {
-        out.add(new Outcome(Optional.of(new IndexSync.Result(0, 0, 0, p.diff().unchanged().size(), 0)), hashes, Optional.empty()));
-      } else {
-        IndexSync.Applied a = applied.get(at.get(i));
-        out.add(new Outcome(a.result(), a.failure().isPresent() ? Map.of() : hashes, a.failure()));
-      }
+      IndexSync.Applied a = applied.get(i);
+      out.add(new Outcome(a.result(), a.failure().isPresent() ? Map.of() : hashes, a.failure()));
     }
     return out;
   }

@@ -18,6 +18,18 @@ public interface ChunkStore {
   /** A stored chunk to delete, unless a step newer than {@code version} rewrote it. */
   record Removal(String id, long version) {}
 
+  /**
+   * Every chunk a table has as of {@code version}: a stored chunk of the table that is not among
+   * {@code ids} goes, unless a step newer than {@code version} wrote it. Removals name what a diff
+   * against the hashes the indexer keeps says is gone; a table written whole also loses what those
+   * hashes never knew, such as a chunk written by a batch whose hashes were lost in a crash.
+   */
+  record Whole(String databaseId, String table, List<String> ids, long version) {
+    public Whole {
+      ids = List.copyOf(ids);
+    }
+  }
+
   /** The stored state of each chunk of a database (all tables, or one table when given), by id. */
   Map<String, ChunkDiff.Previous> previous(String databaseId, Optional<String> table) throws SQLException;
 
@@ -28,5 +40,10 @@ public interface ChunkStore {
    * Upserts {@code rows} and deletes {@code removals} together. A stored row with a higher version
    * wins over both; a row stored with the same content and model is left as it is.
    */
-  void write(List<Row> rows, List<Removal> removals, String modelId) throws SQLException;
+  default void write(List<Row> rows, List<Removal> removals, String modelId) throws SQLException {
+    write(rows, removals, List.of(), modelId);
+  }
+
+  /** {@link #write(List, List, String)}, and each of {@code wholes} left with its chunks only, in the same transaction. */
+  void write(List<Row> rows, List<Removal> removals, List<Whole> wholes, String modelId) throws SQLException;
 }

@@ -26,7 +26,12 @@ public final class InMemoryChunkStore implements ChunkStore {
   }
 
   @Override
-  public synchronized void write(List<Row> upserts, List<Removal> removals, String modelId) {
+  public void write(List<Row> upserts, List<Removal> removals, String modelId) {
+    write(upserts, removals, List.of(), modelId);
+  }
+
+  @Override
+  public synchronized void write(List<Row> upserts, List<Removal> removals, List<Whole> wholes, String modelId) {
     for (Row r : upserts) {
       Stored before = rows.get(r.chunk().id());
       if (before == null || before.row().version() <= r.version()) {
@@ -38,6 +43,11 @@ public final class InMemoryChunkStore implements ChunkStore {
       if (before != null && before.row().version() <= d.version()) {
         rows.remove(d.id());
       }
+    }
+    for (Whole w : wholes) {
+      java.util.Set<String> kept = java.util.Set.copyOf(w.ids());
+      rows.values().removeIf(s -> s.row().chunk().databaseId().equals(w.databaseId()) && s.row().chunk().table().equals(w.table())
+          && !kept.contains(s.row().chunk().id()) && s.row().version() <= w.version());
     }
   }
 

@@ -47,8 +47,15 @@ public final class IndexSync {
   /** What one sync did. */
   public record Result(int added, int updated, int removed, int unchanged, long embedded) {}
 
-  /** One table's diff and the version its writes carry. */
-  public record Step(ChunkDiff diff, long version) {}
+  /**
+   * One table's diff and the version its writes carry; with {@code whole}, the table is also left
+   * with its current chunks only (see {@link ChunkStore.Whole}).
+   */
+  public record Step(ChunkDiff diff, long version, Optional<ChunkStore.Whole> whole) {
+    public Step(ChunkDiff diff, long version) {
+      this(diff, version, Optional.empty());
+    }
+  }
 
   /** What became of one step of a batch: its result, or the failure that kept all of it from being written. */
   public record Applied(Optional<Result> result, Optional<RuntimeException> failure) {
@@ -191,8 +198,9 @@ public final class IndexSync {
       long e0 = System.nanoTime();
       List<ChunkStore.Row> rows = new ArrayList<>();
       List<ChunkStore.Removal> removals = new ArrayList<>();
+      List<ChunkStore.Whole> wholes = new ArrayList<>();
       Map<String, float[]> computed = new HashMap<>();
-      embedGroup(steps.subList(from, to), cached, out, from, rows, removals, computed);
+      embedGroup(steps.subList(from, to), cached, out, from, rows, removals, wholes, computed);
       long e1 = System.nanoTime();
       embed += e1 - e0;
       if (from == 0) {
@@ -201,7 +209,7 @@ public final class IndexSync {
       wait += await(writing);
       writing = writer().submit(() -> {
         long w0 = System.nanoTime();
-        store.write(rows, removals, embedder.modelId());
+        store.write(rows, removals, wholes, embedder.modelId());
         // The group's new vectors go to the embedding cache here too, beside the model's next group, not before it.
         embedder.remember(computed);
         written.addAndGet(rows.size());
@@ -229,7 +237,8 @@ public final class IndexSync {
    * a step.
    */
   private void embedGroup(List<Step> group, Map<String, float[]> cached, Applied[] out, int offset,
-                          List<ChunkStore.Row> rows, List<ChunkStore.Removal> removals, Map<String, float[]> computed)
+                          List<ChunkStore.Row> rows, List<ChunkStore.Removal> removals, List<ChunkStore.Whole> wholes,
+                          Map<String, float[]> computed)
       throws SQLException {
     List<List<float[]>> vectors = new ArrayList<>();
     List<RuntimeException> failures = new ArrayList<>();
@@ -285,6 +294,7 @@ public final class IndexSync {
         rows.add(new ChunkStore.Row(write.get(j), vectors.get(i).get(j), s.version()));
       }
       removals.addAll(removals(d, s.version()));
+      s.whole().ifPresent(wholes::add);
       out[offset + i] = Applied.of(new Result(d.added().size(), d.updated().size(), d.removed().size(), d.unchanged().size(), embedded[i]));
     }
   }

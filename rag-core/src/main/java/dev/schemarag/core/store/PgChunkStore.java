@@ -415,28 +415,29 @@ public final class PgChunkStore implements ChunkStore {
     for (int i = 0; i < chunks.size(); i++) {
       rows.add(new Row(chunks.get(i), vectors.get(i), version));
     }
-    return written(rows, List.of(), modelId)[0];
+    return written(rows, List.of(), List.of(), modelId)[0];
   }
 
   /** Deletes chunks by id unless a newer version has rewritten them. Returns the rows deleted. */
   public int delete(Collection<String> ids, long version) throws SQLException {
-    return written(List.of(), ids.stream().map(id -> new Removal(id, version)).toList(), "")[1];
+    return written(List.of(), ids.stream().map(id -> new Removal(id, version)).toList(), List.of(), "")[1];
   }
 
   /**
    * One transaction: the rows as one JDBC batch of upserts (vectors bound as parameters), then the
    * removals as one statement. A row whose stored content and model are the same is not rewritten:
    * an update would add a new tuple, and with it an HNSW entry, for nothing (a re-index of an
-   * unchanged schema would pay the graph insert for every chunk).
+   * unchanged schema would pay the graph insert for every chunk). Last, each table written whole
+   * loses its other chunks, as one statement for all of them.
    */
   @Override
-  public void write(List<Row> rows, List<Removal> removals, String modelId) throws SQLException {
-    written(rows, removals, modelId);
+  public void write(List<Row> rows, List<Removal> removals, List<Whole> wholes, String modelId) throws SQLException {
+    written(rows, removals, wholes, modelId);
   }
 
   /** {@link #write}, returning the rows upserted and deleted. */
-  private int[] written(List<Row> rows, List<Removal> removals, String modelId) throws SQLException {
-    if (rows.isEmpty() && removals.isEmpty()) {
+  private int[] written(List<Row> rows, List<Removal> removals, List<Whole> wholes, String modelId) throws SQLException {
+    if (rows.isEmpty() && removals.isEmpty() && wholes.isEmpty()) {
       return new int[2];
     }
     String upsert = "INSERT INTO " + SCHEMA + ".chunks (id, database_id, table_name, kind, subject, related_tables, keywords,"
@@ -451,6 +452,9 @@ public final class PgChunkStore implements ChunkStore {
         + ".chunks.model_id) IS DISTINCT FROM (EXCLUDED.content_hash, EXCLUDED.model_id)";
     String delete = "DELETE FROM " + SCHEMA + ".chunks c USING unnest(?::text[], ?::bigint[]) AS d(id, version)"
         + " WHERE c.id = d.id AND c.version <= d.version";
+    // Chunk ids hash the database and table, so one list of every kept id serves all the tables.
+    String others = "DELETE FROM " + SCHEMA + ".chunks c USING unnest(?::text[], ?::text[], ?::bigint[]) AS w(database_id, table_name, version)"
+        + " WHERE c.database_id = w.database_id AND c.table_name = w.table_name AND c.version <= w.version AND NOT (c.id = ANY(?::text[]))";
     // Rows in the order of the texts they lock (see TEXTS): two writers that share texts then take them in
     // one order and do not deadlock; one that still does (a removal against an insert) is tried again.
     List<Row> ordered = new ArrayList<>(rows);
@@ -458,7 +462,7 @@ public final class PgChunkStore implements ChunkStore {
         .thenComparing(r -> r.chunk().embedHash()));
     for (int attempt = 1; ; attempt++) {
       try {
-        return writeInOneTransaction(ordered, removals, modelId, upsert, delete);
+        return writeInOneTransaction(ordered, removals, wholes, modelId, upsert, delete, others);
       } catch (SQLException e) {
         if (!DEADLOCK_DETECTED.equals(e.getSQLState()) || attempt >= WRITE_ATTEMPTS) {
           throw e;
@@ -473,8 +477,8 @@ public final class PgChunkStore implements ChunkStore {
   /** Attempts at one write that loses deadlocks. */
   private static final int WRITE_ATTEMPTS = 3;
 
-  private int[] writeInOneTransaction(List<Row> rows, List<Removal> removals, String modelId, String upsert, String delete)
-      throws SQLException {
+  private int[] writeInOneTransaction(List<Row> rows, List<Removal> removals, List<Whole> wholes, String modelId, String upsert,
+                                      String delete, String others) throws SQLException {
     int[] n = new int[2];
     try (Connection c = db.open()) {
       PGvector.registerTypes(c);
@@ -511,6 +515,15 @@ public final class PgChunkStore implements ChunkStore {
             ps.setArray(1, c.createArrayOf("text", removals.stream().map(Removal::id).toArray()));
             ps.setArray(2, c.createArrayOf("bigint", removals.stream().map(Removal::version).toArray()));
             n[1] = ps.executeUpdate();
+          }
+        }
+        if (!wholes.isEmpty()) {
+          try (PreparedStatement ps = c.prepareStatement(others)) {
+            ps.setArray(1, c.createArrayOf("text", wholes.stream().map(Whole::databaseId).toArray()));
+            ps.setArray(2, c.createArrayOf("text", wholes.stream().map(Whole::table).toArray()));
+            ps.setArray(3, c.createArrayOf("bigint", wholes.stream().map(Whole::version).toArray()));
+            ps.setArray(4, c.createArrayOf("text", wholes.stream().flatMap(w -> w.ids().stream()).toArray()));
+            n[1] += ps.executeUpdate();
           }
         }
         c.commit();

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.schemarag.core.chunk.Chunk;
 import dev.schemarag.core.chunk.ChunkKind;
 import dev.schemarag.core.chunk.Chunker;
+import dev.schemarag.core.index.ChunkStore;
 import dev.schemarag.core.retrieval.DenseSearch;
 import dev.schemarag.core.schema.Column;
 import dev.schemarag.core.schema.SchemaModel;
@@ -16,10 +17,12 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -154,6 +157,27 @@ class ChunkTextsIT {
         + " FROM pg_trigger WHERE tgname = '" + PgChunkStore.TRIGGER_UPDATE + "'")) {
       return rs.next() ? rs.getString(1) : null;
     }
+  }
+
+  @Test
+  void aTableWrittenWholeLosesItsOtherChunksButNotOneANewerStepWrote() throws SQLException {
+    Table before = departments("hr_benelux", column("budget", "Yearly budget"), column("floor", "Floor of its office"));
+    write(chunks(before, departments("hr_turkey")), 5);
+    // A later step (version 9) rewrote the floor column's chunk: a write of version 7 leaves it.
+    Chunk newer = column(chunks(departments("hr_benelux", column("floor", "Floor of its new office"))), "hr_benelux.departments", "floor");
+    write(List.of(newer), 9);
+
+    // The table as it is now, without budget and floor: written whole at version 7, beside no removal.
+    List<Chunk> now = chunks(departments("hr_benelux"));
+    store.write(List.of(), List.of(), List.of(new ChunkStore.Whole("erp", "hr_benelux.departments", now.stream().map(Chunk::id).toList(), 7)),
+        "it-model");
+
+    Set<String> left = store.stored("erp", Optional.of("hr_benelux.departments")).keySet();
+    Set<String> expected = new HashSet<>(now.stream().map(Chunk::id).toList());
+    expected.add(newer.id());
+    assertThat(left).isEqualTo(expected);
+    assertThat(store.stored("erp", Optional.of("hr_turkey.departments"))).hasSize(chunks(departments("hr_turkey")).size());
+    assertThat(texts()).isEqualTo(countedFromChunks());
   }
 
   @Test
