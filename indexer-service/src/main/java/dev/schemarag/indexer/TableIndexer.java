@@ -27,10 +27,15 @@ import java.util.Optional;
 public final class TableIndexer {
 
   /** One table, chunked and diffed, ready to be written. */
-  public record Prepared(List<Chunk> chunks, ChunkDiff diff, long version, ChunkStore.Whole whole) {
+  public record Prepared(String databaseId, String table, List<Chunk> chunks, ChunkDiff diff, long version) {
     /** Chunks that must be embedded (or looked up in the cache) and written. */
     public int toWrite() {
       return diff.added().size() + diff.updated().size();
+    }
+
+    /** The table as it is now, every chunk of it: what it is left with once written. */
+    ChunkStore.Whole whole() {
+      return new ChunkStore.Whole(databaseId, table, chunks.stream().map(Chunk::id).toList(), version);
     }
   }
 
@@ -88,7 +93,7 @@ public final class TableIndexer {
       ChunkDiff diff = ChunkDiff.between(previous, chunks, sync.modelId());
       long version = Math.max(eventTimeMs,
           Math.max(snapshot.map(TableSnapshot::getCapturedAtMs).orElse(0L), doc.map(DocFile::getModifiedAtMs).orElse(0L)));
-      return new Prepared(chunks, diff, version, new ChunkStore.Whole(databaseId, table, chunks.stream().map(Chunk::id).toList(), version));
+      return new Prepared(databaseId, table, chunks, diff, version);
     } finally {
       prepared.incrementAndGet();
       prepareNanos.addAndGet(System.nanoTime() - t0);
@@ -147,7 +152,7 @@ public final class TableIndexer {
       for (Prepared p : tables) {
         // A table unchanged against the hashes is written whole all the same: its hashes are what this task
         // committed, and a batch whose commit a crash undid may have left chunks of it that they never knew.
-        steps.add(new IndexSync.Step(p.diff(), p.version(), Optional.of(p.whole())));
+        steps.add(new IndexSync.Step(p.diff(), p.version(), p.whole()));
       }
       if (steps.isEmpty()) {
         afterFirstGroup.run();

@@ -48,14 +48,10 @@ public final class IndexSync {
   public record Result(int added, int updated, int removed, int unchanged, long embedded) {}
 
   /**
-   * One table's diff and the version its writes carry; with {@code whole}, the table is also left
-   * with its current chunks only (see {@link ChunkStore.Whole}).
+   * One table's diff and the version its writes carry; the table is also left with its current
+   * chunks only, {@code whole} (see {@link ChunkStore.Whole}).
    */
-  public record Step(ChunkDiff diff, long version, Optional<ChunkStore.Whole> whole) {
-    public Step(ChunkDiff diff, long version) {
-      this(diff, version, Optional.empty());
-    }
-  }
+  public record Step(ChunkDiff diff, long version, ChunkStore.Whole whole) {}
 
   /** What became of one step of a batch: its result, or the failure that kept all of it from being written. */
   public record Applied(Optional<Result> result, Optional<RuntimeException> failure) {
@@ -294,7 +290,7 @@ public final class IndexSync {
         rows.add(new ChunkStore.Row(write.get(j), vectors.get(i).get(j), s.version()));
       }
       removals.addAll(removals(d, s.version()));
-      s.whole().ifPresent(wholes::add);
+      wholes.add(s.whole());
       out[offset + i] = Applied.of(new Result(d.added().size(), d.updated().size(), d.removed().size(), d.unchanged().size(), embedded[i]));
     }
   }
