@@ -413,6 +413,7 @@ public final class LexicalIndex {
   /** Raw hits of one indexed kind (chunk kinds, or {@link #MODULE}); equal scores in document id order. */
   public List<Hit> search(String question, String kind, int limit) {
     Set<String> terms = analyze(question);
+    terms.removeIf(LexicalIndex::isCount);
     if (terms.isEmpty()) {
       return List.of();
     }
@@ -490,6 +491,17 @@ public final class LexicalIndex {
       throw new UncheckedIOException(e);
     }
     return out;
+  }
+
+  /**
+   * A number of one or two digits, left out of a question's search: in a question it counts or limits
+   * ("at least 4 students", "top 5"), while in names such digits tell apart (hr_unit4, music_4, address2),
+   * so it matched whatever carried them (at 10,000 tables, 4 tables of hr_unit4 among the first 5 hits for
+   * "Show me all grades that have at least 4 students"). Years and codes stay: sampled values and docs
+   * hold them, and leaving out every number lost 3 of the ERP questions about 2024.
+   */
+  static boolean isCount(String term) {
+    return term.length() <= 2 && term.chars().allMatch(ch -> ch >= '0' && ch <= '9');
   }
 
   /** What indexing {@code text} adds to the statistics of the text field. */

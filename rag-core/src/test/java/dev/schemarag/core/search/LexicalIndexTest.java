@@ -49,6 +49,17 @@ class LexicalIndexTest {
   }
 
   @Test
+  void aSmallCountInTheQuestionMatchesNoNameThatCarriesItsDigitsButAYearStillMatches() {
+    LexicalIndex index = LexicalIndex.of(List.of(
+        new LexicalIndex.Doc("unit4", "hr_unit4.job_grades", "overview", Optional.empty(), "hr_unit4 job_grades"),
+        new LexicalIndex.Doc("pupils", "school.pupils", "overview", Optional.empty(), "pupils students grades"),
+        new LexicalIndex.Doc("periods", "finance.periods", "overview", Optional.empty(), "fiscal periods values: 2023, 2024")), 1.5, 0.75, 60_000);
+    assertThat(index.search("at least 4 students", "overview", 5)).extracting(LexicalIndex.Hit::table).containsExactly("school.pupils");
+    assertThat(index.search("4", "overview", 5)).isEmpty();
+    assertThat(index.search("revenue in 2024", "overview", 5)).extracting(LexicalIndex.Hit::table).containsExactly("finance.periods");
+  }
+
+  @Test
   void aPhraseOnlyOneTableSaysIsNotHeldElsewhereUntilAnotherSaysItToo() {
     LexicalIndex index = LexicalIndex.of(List.of(
         new LexicalIndex.Doc("w.city", "w", "column", Optional.of("city"), "warehouses city: values: Porto, Lyon"),
