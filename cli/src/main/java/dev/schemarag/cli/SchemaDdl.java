@@ -71,7 +71,8 @@ final class SchemaDdl {
       out.add("DROP SCHEMA IF EXISTS " + quote(schema) + " CASCADE");
       out.add("CREATE SCHEMA " + quote(schema));
     }
-    Map<String, String> keyTypes = keyTypes(model);
+    List<Link> links = links(model);
+    Map<String, String> keyTypes = keyTypes(links);
     for (Table t : model.tables()) {
       Placement at = place.apply(t);
       List<String> defs = new ArrayList<>();
@@ -88,49 +89,65 @@ final class SchemaDdl {
         c.comment().ifPresent(text -> out.add("COMMENT ON COLUMN " + name + "." + quote(c.name()) + " IS " + literal(text)));
       }
     }
-    int skipped = 0;
+    int skipped = model.foreignKeys().size() - links.size();
     Set<String> unique = new HashSet<>();
-    for (ForeignKey fk : model.foreignKeys()) {
-      Optional<String> fromKey = key(model, fk.fromTable(), fk.fromColumns());
-      Optional<String> toKey = key(model, fk.toTable(), fk.toColumns());
-      if (fromKey.isEmpty() || toKey.isEmpty() || !typeOf(model, keyTypes, fromKey.get()).equals(typeOf(model, keyTypes, toKey.get()))) {
+    for (Link link : links) {
+      if (!typeOf(keyTypes, link.from()).equals(typeOf(keyTypes, link.to()))) {
         skipped++;
         continue;
       }
-      Table to = model.table(fk.toTable()).orElseThrow();
-      Placement f = place.apply(model.table(fk.fromTable()).orElseThrow());
-      Placement t = place.apply(to);
+      Placement f = place.apply(link.from().table());
+      Placement t = place.apply(link.to().table());
       String target = qualified(t.schema(), t.table());
-      String toColumn = toKey.get().substring(fk.toTable().length() + 1);
+      String toColumn = link.to().column().name();
       // PostgreSQL references a unique key only: one the description does not declare is added, as a database holding the key has it.
-      if (!to.primaryKey().equals(List.of(toColumn)) && unique.add(target + "." + quote(toColumn))) {
+      if (!link.to().table().primaryKey().equals(List.of(toColumn)) && unique.add(target + "." + quote(toColumn))) {
         out.add("ALTER TABLE " + target + " ADD UNIQUE (" + quote(toColumn) + ")");
       }
-      out.add("ALTER TABLE " + qualified(f.schema(), f.table()) + " ADD FOREIGN KEY (" + quote(fromKey.get().substring(fk.fromTable().length() + 1))
+      out.add("ALTER TABLE " + qualified(f.schema(), f.table()) + " ADD FOREIGN KEY (" + quote(link.from().column().name())
           + ") REFERENCES " + target + " (" + quote(toColumn) + ")");
     }
     return new Ddl(out, skipped);
+  }
+
+  /** A column of a table, as the table spells it. */
+  private record Key(Table table, Column column) {
+    /** {@code table.column}: how {@link #keyTypes} names it. */
+    String ref() {
+      return table.name() + "." + column.name();
+    }
+  }
+
+  /** A one-column foreign key between two columns the model has. */
+  private record Link(Key from, Key to) {}
+
+  /** The model's one-column foreign keys whose columns it has, in its order; the others cannot be written. */
+  private static List<Link> links(SchemaModel model) {
+    List<Link> out = new ArrayList<>();
+    for (ForeignKey fk : model.foreignKeys()) {
+      Optional<Key> from = key(model, fk.fromTable(), fk.fromColumns());
+      Optional<Key> to = key(model, fk.toTable(), fk.toColumns());
+      if (from.isPresent() && to.isPresent()) {
+        out.add(new Link(from.get(), to.get()));
+      }
+    }
+    return out;
   }
 
   /**
    * The type of each column that references another, where the description gives the two different
    * types (SQLite and Spider's coarse types let a text column hold numbers): the referenced column's,
    * followed along chains of references, since PostgreSQL joins a key only to a key of its type.
-   * By {@code table.column}.
+   * By {@link Key#ref}.
    */
-  private static Map<String, String> keyTypes(SchemaModel model) {
+  private static Map<String, String> keyTypes(List<Link> links) {
     Map<String, String> types = new HashMap<>();
-    for (int pass = 0; pass <= model.foreignKeys().size(); pass++) {
+    for (int pass = 0; pass <= links.size(); pass++) {
       boolean changed = false;
-      for (ForeignKey fk : model.foreignKeys()) {
-        Optional<String> from = key(model, fk.fromTable(), fk.fromColumns());
-        Optional<String> to = key(model, fk.toTable(), fk.toColumns());
-        if (from.isEmpty() || to.isEmpty()) {
-          continue;
-        }
-        String toType = typeOf(model, types, to.get());
-        if (!toType.equals(typeOf(model, types, from.get()))) {
-          types.put(from.get(), toType);
+      for (Link link : links) {
+        String toType = typeOf(types, link.to());
+        if (!toType.equals(typeOf(types, link.from()))) {
+          types.put(link.from().ref(), toType);
           changed = true;
         }
       }
@@ -141,21 +158,16 @@ final class SchemaDdl {
     return types; // a cycle of keys of different types keeps them apart, and its key is left out
   }
 
-  /** {@code table.column} of a one-column key, as the table spells the column; empty when there is none. */
-  private static Optional<String> key(SchemaModel model, String table, List<String> columns) {
+  /** The column of a one-column key; empty when the key has more columns or the model lacks the column. */
+  private static Optional<Key> key(SchemaModel model, String table, List<String> columns) {
     if (columns.size() != 1) {
       return Optional.empty();
     }
-    return model.table(table).flatMap(t -> t.column(columns.get(0))).map(c -> table + "." + c.name());
+    return model.table(table).flatMap(t -> t.column(columns.get(0)).map(c -> new Key(t, c)));
   }
 
-  private static String typeOf(SchemaModel model, Map<String, String> types, String key) {
-    String given = types.get(key);
-    if (given != null) {
-      return given;
-    }
-    int dot = key.lastIndexOf('.');
-    return pgType(model.table(key.substring(0, dot)).flatMap(t -> t.column(key.substring(dot + 1))).orElseThrow().type());
+  private static String typeOf(Map<String, String> types, Key key) {
+    return types.getOrDefault(key.ref(), pgType(key.column().type()));
   }
 
   /** The benchmarks' portable types (Spider's coarse ones, BIRD's SQLite ones) as PostgreSQL types; a type PostgreSQL knows is kept. */
