@@ -30,8 +30,8 @@ import java.util.Optional;
  * timed, the update the follower of index events makes (the table's chunks read back from the store,
  * applied to the loaded index as a new version, and that version warmed with the last question
  * asked), and the next question, answered from that version. Questions never wait for an update,
- * so the update counts in freshness, not in the question's latency. Tables are spread over the schema, one per change, each change on the index
- * the last one left.
+ * so the update counts in freshness, not in the question's latency. Tables are spread over the
+ * schema, one per change, each change on the index the last one left.
  */
 final class ChangeLatency {
 
