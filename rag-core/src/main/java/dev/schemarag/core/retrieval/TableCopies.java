@@ -26,9 +26,9 @@ import org.pcollections.PSet;
  * candidate, in their order; they stay candidates.
  *
  * <p>Tables are copies when they bear one name (without the schema) and share at least half the
- * columns of the smaller. One name alone is not enough: schemas that hold different things name
- * their tables alike ({@code city} of a census, of a map, of a film rental shop), and each may be
- * the one a question needs.
+ * columns of the smaller, or are both copies of a third. One name alone is not enough: schemas that
+ * hold different things name their tables alike ({@code city} of a census, of a map, of a film
+ * rental shop), and each may be the one a question needs.
  */
 final class TableCopies {
 
@@ -86,34 +86,68 @@ final class TableCopies {
     return new TableCopies(nextOfName, nextGroupOf);
   }
 
-  /** {@code groupOf} with the groups of the tables of one name added. */
+  /**
+   * {@code groupOf} with the groups of the tables of one name added. A table is a copy of every table
+   * it shares enough columns with, and a group holds the tables so linked, directly or through other
+   * copies: copies grow apart from one another, and one told only by the group's first table can stay
+   * out of its group (at 10,000 tables, two of 27 regional copies of {@code meetings} shared four of
+   * nine columns with the first, each made a group of its own, and four copies filled a packet).
+   */
   private static PMap<String, String> regrouped(PMap<String, String> groupOf, String name, PSet<String> tables, SchemaModel model) {
     if (tables.size() <= KEPT) {
       return groupOf;
     }
-    // Each group is told by its first table's columns: the order of the tables decides, not chance.
-    List<Set<String>> firsts = new ArrayList<>();
-    List<List<String>> groups = new ArrayList<>();
-    for (String table : tables) {
-      Set<String> columns = model.table(table).map(TableCopies::columnNames).orElse(Set.of());
-      int g = 0;
-      while (g < firsts.size() && !copies(firsts.get(g), columns)) {
-        g++;
+    List<String> order = List.copyOf(tables);
+    List<Set<String>> columns = order.stream().map(t -> model.table(t).map(TableCopies::columnNames).orElse(Set.<String>of())).toList();
+    int[] root = new int[order.size()];
+    for (int i = 0; i < root.length; i++) {
+      root[i] = i;
+    }
+    for (int j = 1; j < root.length; j++) {
+      // A table without columns has nothing but the name to tell it by: it joins the first table's group and links no other.
+      if (columns.get(j).isEmpty()) {
+        union(root, 0, j);
+        continue;
       }
-      if (g == firsts.size()) {
-        firsts.add(columns);
-        groups.add(new ArrayList<>());
+      for (int i = 0; i < j; i++) {
+        if (!columns.get(i).isEmpty() && copies(columns.get(i), columns.get(j))) {
+          union(root, i, j);
+        }
       }
-      groups.get(g).add(table);
+    }
+    // Each group keyed by its place among the groups, in the order of their first tables: the order decides, not chance.
+    Map<Integer, List<String>> groups = new java.util.LinkedHashMap<>();
+    for (int i = 0; i < root.length; i++) {
+      groups.computeIfAbsent(find(root, i), r -> new ArrayList<>()).add(order.get(i));
     }
     Map<String, String> added = new HashMap<>();
-    for (int g = 0; g < groups.size(); g++) {
-      if (groups.get(g).size() > KEPT) {
+    int g = 0;
+    for (List<String> group : groups.values()) {
+      if (group.size() > KEPT) {
         String key = name + "#" + g;
-        groups.get(g).forEach(t -> added.put(t, key));
+        group.forEach(t -> added.put(t, key));
       }
+      g++;
     }
     return groupOf.plusAll(added);
+  }
+
+  /** The group of table {@code i}: the first table of it, in order. */
+  private static int find(int[] root, int i) {
+    while (root[i] != i) {
+      root[i] = root[root[i]];
+      i = root[i];
+    }
+    return i;
+  }
+
+  /** Joins the groups of tables {@code i} and {@code j}; the one with the earlier first table keys it. */
+  private static void union(int[] root, int i, int j) {
+    int a = find(root, i);
+    int b = find(root, j);
+    if (a != b) {
+      root[Math.max(a, b)] = Math.min(a, b);
+    }
   }
 
   /** Whether some group holds more than {@link #KEPT} copies, so that limiting them can change a ranking. */

@@ -61,6 +61,20 @@ class TableCopiesTest {
   }
 
   @Test
+  void aCopyThatGrewApartFromTheFirstIsStillOneThroughAnotherCopy() {
+    // France's meetings share one column of six with the first table, but half of Korea's, which is a copy of the first.
+    TableCopies meetings = TableCopies.of(model(
+        table("crm.meetings", "meeting_id", "meeting_at", "code", "customer_id", "created_at", "updated_at"),
+        table("crm_france.meetings", "meeting_id", "lead_id", "priority", "notes", "valid_to", "campaign_id"),
+        table("crm_korea.meetings", "meeting_id", "meeting_at", "lead_id", "priority", "created_at", "updated_at"),
+        table("crm_uk.meetings", "meeting_id", "meeting_at", "code", "customer_id", "status"),
+        table("crm.campaigns", "campaign_id")));
+    List<TableEvidence> ranking = ranking("crm_france.meetings", "crm.meetings", "crm_korea.meetings", "crm_uk.meetings", "crm.campaigns");
+    assertThat(meetings.fewFirst(ranking).stream().map(TableEvidence::table)).containsExactly(
+        "crm_france.meetings", "crm.meetings", "crm.campaigns", "crm_korea.meetings", "crm_uk.meetings");
+  }
+
+  @Test
   void aNameAlreadyTwiceInThePacketAdmitsNoThirdTable() {
     Map<String, Integer> ofGroup = DEPARTMENTS.countIn(List.of("hr_emea.departments", "school.courses"));
     assertThat(DEPARTMENTS.admit(ofGroup, "hr_apac.Departments")).isTrue();
