@@ -98,6 +98,16 @@ final class LocalStack implements AutoCloseable {
     }
   }
 
+  /** The pid of the broker this stack started, if it started one. */
+  java.util.OptionalLong brokerPid() {
+    return kafka.map(k -> java.util.OptionalLong.of(k.pid())).orElse(java.util.OptionalLong.empty());
+  }
+
+  /** The pid of the PostgreSQL cluster this stack started, if it started one. */
+  java.util.OptionalLong postgresPid() {
+    return postgres.map(LocalPostgres::pid).orElse(java.util.OptionalLong.empty());
+  }
+
   /** True when this stack started its own broker, which begins with no topics and no consumer groups. */
   boolean freshBroker() {
     return kafka.isPresent();

@@ -365,6 +365,7 @@ final class ScaleBench implements Callable<Integer> {
       // Index updates begun and done: whether a question met one still being applied (a change may bring more than one).
       java.util.concurrent.atomic.AtomicInteger updatesBegun = new java.util.concurrent.atomic.AtomicInteger();
       java.util.concurrent.atomic.AtomicInteger updatesDone = new java.util.concurrent.atomic.AtomicInteger();
+      CpuTimes.Sample cpuAtStart = CpuTimes.sample(stack.brokerPid(), stack.postgresPid());
       long start = System.nanoTime();
       long startWallMs = System.currentTimeMillis();
       // As the query service's follower of index events does: the changed table is applied to the loaded index.
@@ -383,6 +384,7 @@ final class ScaleBench implements Callable<Integer> {
         updatesDone.incrementAndGet();
       })) {
         LivePipeline.InitialIndex initial = LivePipeline.awaitTables(updates, n, start);
+        Map<String, Object> cpu = CpuTimes.between(cpuAtStart, CpuTimes.sample(stack.brokerPid(), stack.postgresPid()));
         TableIndexer.Timings timings = pipeline.indexerTimings();
         double vectorIndexes = pipeline.awaitVectorIndexes(start, IndexBench.VECTOR_INDEX_TIMEOUT);
         Map<String, Object> disruptions = disruptions(config, stack, pipeline);
@@ -394,6 +396,7 @@ final class ScaleBench implements Callable<Integer> {
         System.out.printf("embedding model alone, after the initial index: %.0f texts/s%n", modelAfter);
         Map<String, Object> index = IndexBench.initialIndexFigures(initial, timings, fromSnapshot, modelBefore, modelAfter, vectorIndexes);
         index.put("disruptions", disruptions);
+        index.put("cpu", cpu);
         index.put("ingest_snapshot_records", snapshots.records());
         index.put("ingest_snapshot_s", round1((snapshots.lastMs() - snapshots.firstMs()) / 1000.0));
         figures.put("initial_index", index);
@@ -404,6 +407,7 @@ final class ScaleBench implements Callable<Integer> {
         @SuppressWarnings("unchecked")
         Map<String, Object> breakdown = (Map<String, Object>) index.get("time_from_first_snapshot");
         System.out.println(IndexBench.breakdownLine(breakdown));
+        System.out.println(CpuTimes.line(cpu));
         System.out.printf(Locale.ROOT, "HNSW indexes built %.1f s after the last table; from the first snapshot %.1f s to the last table and %.1f s"
                 + " to the HNSW indexes: %.2f and %.2f times the model-bound %.1f s%n", vectorIndexes - initial.seconds(), fromSnapshot,
             index.get("vector_indexes_built_s_from_first_snapshot"), index.get("times_model_bound"),
