@@ -26,7 +26,7 @@ final class CpuTimes {
   record Sample(long nanos, double jvm, double jit, double broker, double postgres) {}
 
   static Sample sample(OptionalLong brokerPid, OptionalLong postgresPid) {
-    com.sun.management.OperatingSystemMXBean os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+    var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     return new Sample(System.nanoTime(), os.getProcessCpuTime() / 1e9, compilerThreads(),
         brokerPid.isPresent() ? seconds(brokerPid.getAsLong(), false) : 0, postgresPid.isPresent() ? tree(postgresPid.getAsLong()) : 0);
   }
@@ -49,10 +49,10 @@ final class CpuTimes {
   }
 
   static String line(Map<String, Object> cpu) {
-    return String.format(Locale.ROOT, "CPU from the pipeline's start to the last table (%s s on %s cores, %s core-seconds): this JVM %s s (its JIT compiler threads %s s),"
-            + " the Kafka broker %s s, PostgreSQL %s s; %s s left to anything else or unused", cpu.get("wall_s"), cpu.get("cores"),
-        cpu.get("core_s"), cpu.get("this_jvm_s"), cpu.get("of_which_jit_compilers_s"), cpu.get("kafka_broker_s"), cpu.get("postgresql_s"),
-        cpu.get("left_s"));
+    return String.format(Locale.ROOT, "CPU from the pipeline's start to the last table (%s s on %s cores, %s core-seconds):"
+            + " this JVM %s s (its JIT compiler threads %s s), the Kafka broker %s s, PostgreSQL %s s; %s s left to anything else"
+            + " or unused", cpu.get("wall_s"), cpu.get("cores"), cpu.get("core_s"), cpu.get("this_jvm_s"), cpu.get("of_which_jit_compilers_s"),
+        cpu.get("kafka_broker_s"), cpu.get("postgresql_s"), cpu.get("left_s"));
   }
 
   /**
