@@ -206,10 +206,8 @@ final class TableCopies {
     return out;
   }
 
+  /** Whether two tables of one name, both with columns, share enough of them to be copies. */
   private static boolean copies(Set<String> a, Set<String> b) {
-    if (a.isEmpty() || b.isEmpty()) {
-      return true; // nothing but the name to tell them by
-    }
     Set<String> smaller = a.size() <= b.size() ? a : b;
     Set<String> larger = smaller == a ? b : a;
     long shared = smaller.stream().filter(larger::contains).count();
