@@ -211,37 +211,37 @@ final class IndexBench implements Callable<Integer> {
 
   /**
    * Where the seconds from the first snapshot record to the last table went, by the indexer's own
-   * account (its stream thread): the model; the embedding cache (one lookup per batch, the insert
-   * of each group's new vectors); waiting for pgvector (the last group of a batch, or a write slower
-   * than the next group's embedding); the rest of a batch (grouping, hashes); chunking and diffing
-   * each table; and what remains: Kafka and Streams (poll, decode, state stores, commits) and idle
-   * time, such as before the first snapshot reaches the indexer. pgvector's own write time (HNSW
-   * upkeep included) runs beside the model on the store writer and is given apart.
+   * account. Its embedding thread: the model; the embedding cache (one lookup per batch, the insert
+   * of each group's new vectors); the rest of its batches (grouping, waiting for pgvector between
+   * groups); and no batch to embed, such as before the first snapshot reaches the indexer or while
+   * the stream thread fills the first batch. Beside it, the stream thread chunks and diffs each
+   * table and waits for the batches it handed over to be written; the rest of its time is Kafka and
+   * Streams (poll, decode, state stores, commits). pgvector's own write time (HNSW upkeep included)
+   * runs beside the model on the store writer and is given apart.
    */
   static Map<String, Object> breakdown(TableIndexer.Timings t, double fromSnapshot) {
     IndexSync.Timings s = t.sync();
     double model = s.modelNanos() / 1e9;
     double cache = (s.embedNanos() - s.modelNanos()) / 1e9;
-    double waited = s.waitNanos() / 1e9;
-    double batchRest = Math.max(0, (t.applyNanos() - s.embedNanos() - s.waitNanos()) / 1e9);
+    double batchRest = Math.max(0, (t.applyNanos() - s.embedNanos()) / 1e9);
+    double noBatch = Math.max(0, fromSnapshot - t.applyNanos() / 1e9);
     double prepare = t.prepareNanos() / 1e9;
-    double rest = Math.max(0, fromSnapshot - t.applyNanos() / 1e9 - prepare);
+    double waitedForBatches = t.waitedNanos() / 1e9;
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("seconds", round2(fromSnapshot));
     out.put("model_s", round2(model));
     out.put("embedding_cache_s", round2(cache));
     out.put("of_which_lookups_s", round2(s.lookupNanos() / 1e9));
-    out.put("waited_for_pgvector_s", round2(waited));
     out.put("batch_other_s", round2(batchRest));
-    out.put("chunk_and_diff_s", round2(prepare));
-    out.put("kafka_streams_and_idle_s", round2(rest));
+    out.put("of_which_waited_for_pgvector_s", round2(s.waitNanos() / 1e9));
+    out.put("no_batch_to_embed_s", round2(noBatch));
+    out.put("stream_thread_chunk_and_diff_s", round2(prepare));
+    out.put("stream_thread_waited_for_batches_s", round2(waitedForBatches));
     Map<String, Object> shares = new LinkedHashMap<>();
     shares.put("model", share(model, fromSnapshot));
     shares.put("embedding_cache", share(cache, fromSnapshot));
-    shares.put("waited_for_pgvector", share(waited, fromSnapshot));
     shares.put("batch_other", share(batchRest, fromSnapshot));
-    shares.put("chunk_and_diff", share(prepare, fromSnapshot));
-    shares.put("kafka_streams_and_idle", share(rest, fromSnapshot));
+    shares.put("no_batch_to_embed", share(noBatch, fromSnapshot));
     out.put("shares", shares);
     out.put("batches", s.applies());
     // The others were written because the input went quiet: the indexer had caught up with the snapshot.
@@ -256,12 +256,13 @@ final class IndexBench implements Callable<Integer> {
   static String breakdownLine(Map<String, Object> b) {
     @SuppressWarnings("unchecked")
     Map<String, Object> shares = (Map<String, Object>) b.get("shares");
-    return String.format(java.util.Locale.ROOT, "where the %.1f s from the first snapshot went: model %.0f %%, embedding cache %.0f %%,"
-            + " waiting for pgvector %.0f %%, rest of the batches %.0f %%, chunking and diffing %.0f %%, Kafka/Streams and idle %.0f %%"
-            + " (%d batches, %d of them full; pgvector wrote beside the model for %.1f s, %.2f ms per chunk)",
-        b.get("seconds"), pct(shares.get("model")), pct(shares.get("embedding_cache")), pct(shares.get("waited_for_pgvector")),
-        pct(shares.get("batch_other")), pct(shares.get("chunk_and_diff")), pct(shares.get("kafka_streams_and_idle")), b.get("batches"),
-        b.get("full_batches"), b.get("pgvector_write_s_beside_the_model"), b.get("pgvector_ms_per_chunk"));
+    return String.format(java.util.Locale.ROOT, "where the %.1f s from the first snapshot went, on the embedding thread: model %.0f %%,"
+            + " embedding cache %.0f %%, rest of the batches %.0f %%, no batch to embed %.0f %% (%d batches, %d of them full);"
+            + " beside it the stream thread chunked and diffed for %.1f s and waited for the batches it handed over for %.1f s;"
+            + " pgvector wrote beside the model for %.1f s, %.2f ms per chunk",
+        b.get("seconds"), pct(shares.get("model")), pct(shares.get("embedding_cache")), pct(shares.get("batch_other")),
+        pct(shares.get("no_batch_to_embed")), b.get("batches"), b.get("full_batches"), b.get("stream_thread_chunk_and_diff_s"),
+        b.get("stream_thread_waited_for_batches_s"), b.get("pgvector_write_s_beside_the_model"), b.get("pgvector_ms_per_chunk"));
   }
 
   private static double pct(Object share) {

@@ -425,7 +425,7 @@ public final class IndexerTopology {
       pendingStore.put(key, info.write());
       add(key, new Pending(info, prepared, null));
       if (pendingChunks >= batching.maxChunks() || pending.size() >= batching.maxChunks()) {
-        // A backlog: its next records are taken in, and its next batch embedded, while this one's last group is written.
+        // A backlog: its next records are taken in and chunked while the embedding thread embeds and writes this batch.
         flush("batch full", true);
       }
     }
@@ -439,10 +439,10 @@ public final class IndexerTopology {
 
     /**
      * Writes every pending table, then records each one's hashes and sends its update (or its dead
-     * letter). With {@code overlapped}, that last part waits until the batch is written, which the
-     * store writer does while this task goes on: until the next batch's first group is embedded, the
-     * next tick that finds it written, or a record of one of its tables, whichever comes first. The
-     * previous batch in flight is finished before this one is written.
+     * letter). The batch is embedded and written on the indexer's embedding thread, and the previous
+     * batch in flight is finished meanwhile. With {@code overlapped} (a full batch) this task goes on
+     * meanwhile, and that last part waits: until the next batch is handed over, the next tick that
+     * finds it written, or a record of one of its tables, whichever comes first.
      */
     private void flush(String why, boolean overlapped) {
       if (pending.isEmpty()) {
@@ -459,12 +459,9 @@ public final class IndexerTopology {
         }
       });
       Map<TableKey, Pending> tables = new LinkedHashMap<>(pending);
-      TableIndexer.Written written;
-      try {
-        written = indexer.applyAllOverlapped(batch, overlapped, this::finish);
-      } catch (SQLException e) {
-        throw storeFailed(batch.size(), e);
-      }
+      // Queued behind the batch in flight, which is finished meanwhile: the model goes from one to the next.
+      TableIndexer.Written written = indexer.applyAllInBackground(batch, overlapped);
+      finish();
       pending.clear();
       pendingChunks = 0;
       pendingTicks = 0;

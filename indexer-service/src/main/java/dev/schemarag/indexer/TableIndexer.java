@@ -17,6 +17,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
 
 /**
  * Indexes tables from their latest snapshot and doc, in two steps: {@link #prepare} chunks one
@@ -47,18 +50,23 @@ public final class TableIndexer {
 
   /**
    * Where the indexer's time went since start, besides what {@link IndexSync.Timings} accounts for:
-   * chunking and diffing ({@link #prepare}) and the wall time of the batches' writes
-   * ({@link #applyAll}: embedding, cache, waiting for pgvector).
+   * chunking and diffing ({@link #prepare}), the embedding thread's time on the batches until each
+   * one's last group is handed to the store writer (embedding, cache, waiting for pgvector between
+   * groups), and what the callers waited for the batches they handed over to be written.
    */
-  public record Timings(IndexSync.Timings sync, long prepared, long prepareNanos, long applyNanos, long fullBatches) {}
+  public record Timings(IndexSync.Timings sync, long prepared, long prepareNanos, long applyNanos, long fullBatches,
+                        long waitedNanos) {}
 
   private final IndexSync sync;
   private final java.util.concurrent.atomic.AtomicLong prepared = new java.util.concurrent.atomic.AtomicLong();
   private final java.util.concurrent.atomic.AtomicLong prepareNanos = new java.util.concurrent.atomic.AtomicLong();
   private final java.util.concurrent.atomic.AtomicLong applyNanos = new java.util.concurrent.atomic.AtomicLong();
   private final java.util.concurrent.atomic.AtomicLong fullBatches = new java.util.concurrent.atomic.AtomicLong();
+  private final java.util.concurrent.atomic.AtomicLong waitedNanos = new java.util.concurrent.atomic.AtomicLong();
+  /** Embeds the batches of {@link #applyAllInBackground}, one after another in order; made on first use. */
+  private ExecutorService embedding;
 
-  /** Batches being handed to the store writer now, and when the last one was (its end), or the indexer made. */
+  /** Batches handed to the embedding thread and not yet to the store writer, and when the last one was (its end), or the indexer made. */
   private final java.util.concurrent.atomic.AtomicInteger applying = new java.util.concurrent.atomic.AtomicInteger();
   private volatile long lastApplyNanos = System.nanoTime();
 
@@ -76,7 +84,8 @@ public final class TableIndexer {
   }
 
   public Timings timings() {
-    return new Timings(sync.timings(), prepared.get(), prepareNanos.get(), applyNanos.get(), fullBatches.get());
+    return new Timings(sync.timings(), prepared.get(), prepareNanos.get(), applyNanos.get(), fullBatches.get(),
+        waitedNanos.get());
   }
 
   /**
@@ -105,65 +114,107 @@ public final class TableIndexer {
    * one outcome per table, in order. Throws only when the store cannot be written.
    */
   public List<Outcome> applyAll(List<Prepared> tables) throws SQLException {
-    return applyAllOverlapped(tables, false, () -> { }).outcomes();
+    return applyAllInBackground(tables, false).outcomes();
   }
 
-  /** Prepared tables handed to the store writer: their outcomes once written. */
+  /** Prepared tables handed to the embedding thread: their outcomes once written. */
   public final class Written {
     private final List<Prepared> tables;
-    private final IndexSync.Batch batch;
+    /** The batch once the embedding thread has handed its last group to the store writer (null: nothing to write). */
+    private final Future<IndexSync.Batch> handedOver;
 
-    private Written(List<Prepared> tables, IndexSync.Batch batch) {
+    private Written(List<Prepared> tables, Future<IndexSync.Batch> handedOver) {
       this.tables = tables;
-      this.batch = batch;
+      this.handedOver = handedOver;
     }
 
     /** Everything is written: {@link #outcomes} returns at once. */
     public boolean isWritten() {
-      return batch == null || batch.isWritten();
+      if (!handedOver.isDone()) {
+        return false;
+      }
+      try {
+        IndexSync.Batch b = handedOver.get();
+        return b == null || b.isWritten();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return false;
+      } catch (ExecutionException e) {
+        return true; // failed: outcomes() throws at once
+      }
     }
 
     /** Waits until the tables are written; one outcome per table, in order. Throws when the store could not be written. */
     public List<Outcome> outcomes() throws SQLException {
       long t0 = System.nanoTime();
       try {
-        return outcomesOf(tables, batch == null ? List.of() : batch.written());
+        IndexSync.Batch b = handedOver.get();
+        return outcomesOf(tables, b == null ? List.of() : b.written());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new SQLException("interrupted while the batch was embedded", e);
+      } catch (ExecutionException e) {
+        if (e.getCause() instanceof SQLException sql) {
+          throw sql;
+        }
+        if (e.getCause() instanceof RuntimeException r) {
+          throw r;
+        }
+        throw new IllegalStateException("the batch could not be embedded: " + e.getCause(), e.getCause());
       } finally {
-        applyNanos.addAndGet(System.nanoTime() - t0);
+        waitedNanos.addAndGet(System.nanoTime() - t0);
       }
     }
   }
 
   /**
-   * {@link #applyAll}, returning once the last group is handed to the store writer (see
-   * {@link IndexSync#applyAllOverlapped}); {@code afterFirstGroup} runs once this batch's first
-   * group is embedded (at once when nothing is to be embedded).
+   * Hands the prepared tables to the indexer's embedding thread, which embeds them (behind the
+   * batches handed to it before) and hands them group by group to the store writer (see
+   * {@link IndexSync#applyAllOverlapped}). Returns at once, so the caller takes in and chunks the
+   * next batch while the model embeds this one: with the model on the stream thread, it stood still
+   * while that thread polled, decoded, chunked and committed between batches (8 % of the initial
+   * index at 10,000 tables). One thread embeds, so the indexer never calls the model from two at once.
+   * Batches in flight together must not share a table: each is diffed against what the one before wrote.
    *
    * @param full the batch was written because it was full (a backlog), not because the input went quiet: counted apart
    */
-  public Written applyAllOverlapped(List<Prepared> tables, boolean full, Runnable afterFirstGroup) throws SQLException {
-    long t0 = System.nanoTime();
+  public Written applyAllInBackground(List<Prepared> tables, boolean full) {
     if (full) {
       fullBatches.incrementAndGet();
     }
     applying.incrementAndGet();
-    try {
-      List<IndexSync.Step> steps = new ArrayList<>();
-      for (Prepared p : tables) {
-        // A table unchanged against the hashes is written whole all the same: its hashes are what this task
-        // committed, and a batch whose commit a crash undid may have left chunks of it that they never knew.
-        steps.add(new IndexSync.Step(p.diff(), p.version(), p.whole()));
+    Future<IndexSync.Batch> batch = embedding().submit(() -> {
+      long t0 = System.nanoTime();
+      try {
+        List<IndexSync.Step> steps = new ArrayList<>();
+        for (Prepared p : tables) {
+          // A table unchanged against the hashes is written whole all the same: its hashes are what this task
+          // committed, and a batch whose commit a crash undid may have left chunks of it that they never knew.
+          steps.add(new IndexSync.Step(p.diff(), p.version(), p.whole()));
+        }
+        return steps.isEmpty() ? null : sync.applyAllOverlapped(steps);
+      } finally {
+        lastApplyNanos = System.nanoTime();
+        applying.decrementAndGet();
+        applyNanos.addAndGet(System.nanoTime() - t0);
       }
-      if (steps.isEmpty()) {
-        afterFirstGroup.run();
-        return new Written(tables, null);
-      }
-      return new Written(tables, sync.applyAllOverlapped(steps, afterFirstGroup));
-    } finally {
-      lastApplyNanos = System.nanoTime();
-      applying.decrementAndGet();
-      applyNanos.addAndGet(System.nanoTime() - t0);
+    });
+    return new Written(tables, batch);
+  }
+
+  private synchronized ExecutorService embedding() {
+    if (embedding == null) {
+      // One thread, so batches are embedded and written in the order they were handed over; it goes when idle.
+      java.util.concurrent.ThreadPoolExecutor e = new java.util.concurrent.ThreadPoolExecutor(1, 1, 30, java.util.concurrent.TimeUnit.SECONDS,
+          new java.util.concurrent.LinkedBlockingQueue<>(), r -> {
+            Thread t = new Thread(r, "indexer-embedding");
+            t.setDaemon(true);
+            return t;
+          });
+      e.allowCoreThreadTimeOut(true);
+      embedding = e;
     }
+    return embedding;
   }
 
   private List<Outcome> outcomesOf(List<Prepared> tables, List<IndexSync.Applied> applied) {

@@ -128,7 +128,7 @@ public final class IndexSync {
    * PostgreSQL going down while the model embeds a step is no fault of that step.
    */
   public List<Applied> applyAll(List<Step> steps) throws SQLException {
-    return applyAllOverlapped(steps, () -> { }).written();
+    return applyAllOverlapped(steps).written();
   }
 
   /**
@@ -162,12 +162,9 @@ public final class IndexSync {
 
   /**
    * {@link #applyAll}, but returns once the last group is handed to the store writer instead of
-   * once it is written, so that the caller takes in more work (and embeds its next batch) while
-   * it is written. {@code afterFirstGroup} runs when this batch's first group is embedded, before
-   * its write is queued: the moment to finish the previous batch, whose last write has had that
-   * group's embedding time to complete.
+   * once it is written, so that the caller embeds its next batch while it is written.
    */
-  public Batch applyAllOverlapped(List<Step> steps, Runnable afterFirstGroup) throws SQLException {
+  public Batch applyAllOverlapped(List<Step> steps) throws SQLException {
     long t0 = System.nanoTime();
     List<String> all = new ArrayList<>();
     steps.forEach(s -> s.diff().toWrite().forEach(c -> all.add(c.embedText())));
@@ -199,9 +196,6 @@ public final class IndexSync {
       embedGroup(steps.subList(from, to), cached, out, from, rows, removals, wholes, computed);
       long e1 = System.nanoTime();
       embed += e1 - e0;
-      if (from == 0) {
-        afterFirstGroup.run();
-      }
       wait += await(writing);
       writing = writer().submit(() -> {
         long w0 = System.nanoTime();
@@ -213,9 +207,6 @@ public final class IndexSync {
         return System.nanoTime() - w0;
       });
       from = to;
-    }
-    if (steps.isEmpty()) {
-      afterFirstGroup.run();
     }
     embedNanos.addAndGet(embed);
     waitNanos.addAndGet(wait);
