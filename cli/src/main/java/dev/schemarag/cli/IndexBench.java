@@ -73,7 +73,7 @@ final class IndexBench implements Callable<Integer> {
     if (config.optional(ConfigKeys.DB_URL).isPresent()) {
       throw new IllegalArgumentException("bench index measures a fresh stack with an empty embedding cache: unset db.url");
     }
-    try (LocalStack stack = LocalStack.start(config, LocalStackState.at(config), System.out)) {
+    try (LocalStack stack = LocalStack.startFresh(config, LocalStackState.at(config), System.out)) {
       ConnectionSource db = ConnectionSource.of(stack.dbUrl, config.get(ConfigKeys.DB_USER), config.get(ConfigKeys.DB_PASSWORD));
       long t0 = System.nanoTime();
       String source;

@@ -42,6 +42,18 @@ final class LocalStack implements AutoCloseable {
     return dev.schemarag.service.ServiceSettings.topics(config);
   }
 
+  /**
+   * {@link #start} for a throwaway stack (the benches'): a local cluster of its name that a killed run
+   * left running is purged first, so the stack starts empty, as it would have been, and a leftover
+   * of many tables is not dropped in the first DDL's one transaction ("out of shared memory").
+   */
+  static LocalStack startFresh(SchemaragConfig config, LocalStackState state, PrintStream out) {
+    if (config.optional(ConfigKeys.DB_URL).isEmpty()) {
+      new LocalPostgres(config.get(ConfigKeys.LOCAL_PG_NAME)).purge();
+    }
+    return start(config, state, out);
+  }
+
   static LocalStack start(SchemaragConfig config, LocalStackState state, PrintStream out) {
     Optional<Properties> running = state.read();
     if (running.isPresent()) {

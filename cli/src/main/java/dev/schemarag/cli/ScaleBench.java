@@ -309,15 +309,10 @@ final class ScaleBench implements Callable<Integer> {
     overrides.put("local.dir", work.resolve("stack").toString());
     overrides.put("local.pg.name", pgName);
     SchemaragConfig config = base.with(overrides);
-    if (config.optional(ConfigKeys.DB_URL).isEmpty()) {
-      // A throwaway by name: one a killed run left running goes first, with its N tables, which the DDL's
-      // first DROP SCHEMA ... CASCADE could not drop in one transaction ("out of shared memory").
-      new dev.schemarag.infra.LocalPostgres(pgName).purge();
-    }
     Map<String, Object> figures = new LinkedHashMap<>();
     // Closed in reverse: the cluster stops, then its files (N tables' worth) and the streams state go; nothing is kept.
     try (AutoCloseable workDir = () -> dev.schemarag.infra.Files2.deleteTree(work);
-         LocalStack stack = LocalStack.start(config, LocalStackState.at(config), System.out)) {
+         LocalStack stack = LocalStack.startFresh(config, LocalStackState.at(config), System.out)) {
       ConnectionSource db = ConnectionSource.of(stack.dbUrl, config.get(ConfigKeys.DB_USER), config.get(ConfigKeys.DB_PASSWORD));
       long t0 = System.nanoTime();
       execute(db, ddl.statements());
