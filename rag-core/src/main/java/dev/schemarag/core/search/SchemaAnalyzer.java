@@ -1,6 +1,7 @@
 package dev.schemarag.core.search;
 
 import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.CharArraySet;
 import org.apache.lucene.analysis.LowerCaseFilter;
 import org.apache.lucene.analysis.StopFilter;
 import org.apache.lucene.analysis.TokenStream;
@@ -14,9 +15,29 @@ import org.apache.lucene.analysis.standard.StandardTokenizer;
 /**
  * Text analysis for schema text and questions: identifiers split on snake_case and camelCase
  * ({@code CustomerID} and {@code customer_id} both give "custom" "id" after stemming), lower case,
- * English stop words removed, Porter stems.
+ * English stop words and the words that frame a question removed, Porter stems.
  */
 public final class SchemaAnalyzer extends Analyzer {
+
+  /**
+   * Lucene's English stop words and the words a question is framed with: interrogatives ("how many"),
+   * auxiliaries, requests and the asker's "I" and "you". A schema rarely says them, so BM25 weighs them as rare terms,
+   * and a single description that does ("how many points a driver acquired") outranked the tables a
+   * question is about; the more tables are indexed, the rarer and heavier such a word gets. "Who",
+   * "where" and "when" stay, as docs say them of people, places and dates ("where the goods are
+   * kept"), and so do "we", "us" and "our", a company's docs' words for itself ("what customers paid
+   * us"), and "has" and "have": tables are named with them ({@code has_pet}).
+   */
+  static final CharArraySet STOP_WORDS = stopWords();
+
+  private static CharArraySet stopWords() {
+    CharArraySet set = new CharArraySet(EnglishAnalyzer.ENGLISH_STOP_WORDS_SET, false);
+    set.addAll(java.util.List.of("how", "many", "much", "what", "which", "whether",
+        "i", "me", "my", "you", "your",
+        "am", "do", "does", "did", "can", "could", "would", "should", "were", "been", "being",
+        "please", "tell", "give", "find"));
+    return CharArraySet.unmodifiableSet(set);
+  }
 
   private static final SchemaAnalyzer SHARED = new SchemaAnalyzer();
 
@@ -65,7 +86,7 @@ public final class SchemaAnalyzer extends Analyzer {
       return new TokenStreamComponents(source, ts);
     }
     ts = new EnglishPossessiveFilter(ts);
-    ts = new StopFilter(ts, EnglishAnalyzer.ENGLISH_STOP_WORDS_SET);
+    ts = new StopFilter(ts, STOP_WORDS);
     ts = new PorterStemFilter(ts);
     return new TokenStreamComponents(source, ts);
   }

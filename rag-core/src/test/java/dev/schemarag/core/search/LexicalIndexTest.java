@@ -60,6 +60,20 @@ class LexicalIndexTest {
   }
 
   @Test
+  void theWordsThatFrameAQuestionMatchNoDescriptionThatHappensToSayThem() {
+    LexicalIndex index = LexicalIndex.of(List.of(
+        new LexicalIndex.Doc("standings", "racing.driver_standings", "overview", Optional.empty(),
+            "driver_standings points: how many points the driver acquired"),
+        new LexicalIndex.Doc("languages", "world.country_language", "overview", Optional.empty(), "country_language language percentage"),
+        new LexicalIndex.Doc("pets", "pets.has_pet", "overview", Optional.empty(), "has_pet student pet")), 1.5, 0.75, 60_000);
+    assertThat(index.search("How many languages does each country have?", "overview", 5)).extracting(LexicalIndex.Hit::table)
+        .containsExactly("world.country_language");
+    assertThat(index.search("What do you know, and who could tell me?", "overview", 5)).isEmpty();
+    // "has" names tables, so it is still searched for.
+    assertThat(index.search("students who has a pet", "overview", 5)).extracting(LexicalIndex.Hit::table).containsExactly("pets.has_pet");
+  }
+
+  @Test
   void aPhraseOnlyOneTableSaysIsNotHeldElsewhereUntilAnotherSaysItToo() {
     LexicalIndex index = LexicalIndex.of(List.of(
         new LexicalIndex.Doc("w.city", "w", "column", Optional.of("city"), "warehouses city: values: Porto, Lyon"),
