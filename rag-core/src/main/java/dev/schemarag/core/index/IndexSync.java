@@ -98,7 +98,7 @@ public final class IndexSync {
     for (int i = 0; i < write.size(); i += batchSize) {
       List<Chunk> batch = write.subList(i, Math.min(write.size(), i + batchSize));
       long t0 = System.nanoTime();
-      List<float[]> vectors = embedder.embedAll(batch.stream().map(Chunk::embedText).toList());
+      List<float[]> vectors = spread(batch, embedder.embedAll(embeddedTexts(batch)));
       long t1 = System.nanoTime();
       List<ChunkStore.Row> rows = new ArrayList<>(batch.size());
       for (int j = 0; j < batch.size(); j++) {
@@ -167,7 +167,7 @@ public final class IndexSync {
   public Batch applyAllOverlapped(List<Step> steps) throws SQLException {
     long t0 = System.nanoTime();
     List<String> all = new ArrayList<>();
-    steps.forEach(s -> s.diff().toWrite().forEach(c -> all.add(c.embedText())));
+    steps.forEach(s -> all.addAll(embeddedTexts(s.diff().toWrite())));
     Map<String, float[]> cached;
     try {
       cached = new HashMap<>(embedder.lookup(all));
@@ -232,13 +232,14 @@ public final class IndexSync {
     int[] embedded = new int[group.size()];
     try {
       List<String> texts = new ArrayList<>();
-      group.forEach(s -> s.diff().toWrite().forEach(c -> texts.add(c.embedText())));
+      group.forEach(s -> texts.addAll(embeddedTexts(s.diff().toWrite())));
       CachingEmbedder.Batch b = embedder.embedBatch(texts, cached, false);
       remember(texts, b, cached, computed);
       int at = 0;
       for (int i = 0; i < group.size(); i++) {
-        int n = group.get(i).diff().toWrite().size();
-        vectors.add(b.vectors().subList(at, at + n));
+        List<Chunk> write = group.get(i).diff().toWrite();
+        int n = (int) write.stream().filter(c -> c.kind().embedded()).count();
+        vectors.add(spread(write, b.vectors().subList(at, at + n)));
         for (int j = at; j < at + n; j++) {
           embedded[i] += b.computed()[j] ? 1 : 0;
         }
@@ -253,10 +254,11 @@ public final class IndexSync {
       failures.clear();
       for (int i = 0; i < group.size(); i++) {
         try {
-          List<String> texts = group.get(i).diff().toWrite().stream().map(Chunk::embedText).toList();
+          List<Chunk> write = group.get(i).diff().toWrite();
+          List<String> texts = embeddedTexts(write);
           CachingEmbedder.Batch b = embedder.embedBatch(texts, cached, false);
           remember(texts, b, cached, computed);
-          vectors.add(b.vectors());
+          vectors.add(spread(write, b.vectors()));
           for (boolean c : b.computed()) {
             embedded[i] += c ? 1 : 0;
           }
@@ -284,6 +286,21 @@ public final class IndexSync {
       wholes.add(s.whole());
       out[offset + i] = Applied.of(new Result(d.added().size(), d.updated().size(), d.removed().size(), d.unchanged().size(), embedded[i]));
     }
+  }
+
+  /** The texts of the chunks that get a vector ({@link dev.schemarag.core.chunk.ChunkKind#embedded}), in order. */
+  private static List<String> embeddedTexts(List<Chunk> chunks) {
+    return chunks.stream().filter(c -> c.kind().embedded()).map(Chunk::embedText).toList();
+  }
+
+  /** One vector per chunk, in order: the next of {@code vectors} for a chunk that gets one, null for the others. */
+  private static List<float[]> spread(List<Chunk> chunks, List<float[]> vectors) {
+    List<float[]> out = new ArrayList<>(chunks.size());
+    java.util.Iterator<float[]> next = vectors.iterator();
+    for (Chunk c : chunks) {
+      out.add(c.kind().embedded() ? next.next() : null);
+    }
+    return out;
   }
 
   /** Vectors computed for one group serve the later groups of the same batch, and go to the cache with the group's write. */

@@ -34,7 +34,7 @@ public final class PgChunkStore implements ChunkStore {
   public static final String SCHEMA = "schemarag_index";
 
   /** Kinds that dense search queries, each with its own HNSW index per database. */
-  public static final java.util.List<ChunkKind> SEARCHED_KINDS = java.util.List.of(ChunkKind.OVERVIEW, ChunkKind.COLUMN, ChunkKind.QUERY);
+  public static final java.util.List<ChunkKind> SEARCHED_KINDS = java.util.Arrays.stream(ChunkKind.values()).filter(ChunkKind::embedded).toList();
 
   /**
    * A database's chunks of one kind get their own HNSW graph from this many rows. Measured on a
@@ -93,8 +93,12 @@ public final class PgChunkStore implements ChunkStore {
         + "id text PRIMARY KEY, database_id text NOT NULL, table_name text NOT NULL, kind text NOT NULL, subject text,"
         + " related_tables text[] NOT NULL, keywords text[] NOT NULL, token_estimate int NOT NULL,"
         + " embed_text text NOT NULL, prompt_text text NOT NULL, embed_hash text NOT NULL, content_hash text NOT NULL,"
-        + " model_id text NOT NULL, embedding vector(" + dimension + ") NOT NULL, version bigint NOT NULL,"
+        + " model_id text NOT NULL, embedding vector(" + dimension + "), version bigint NOT NULL,"
         + " updated_at timestamptz NOT NULL DEFAULT now())");
+    // A chunk of a kind that is not embedded (ChunkKind.embedded) has no vector; tables made before that kept one for every chunk.
+    if (embeddingRequired(c)) {
+      s.execute("ALTER TABLE " + SCHEMA + ".chunks ALTER COLUMN embedding DROP NOT NULL");
+    }
     s.execute("DROP INDEX IF EXISTS " + SCHEMA + ".chunks_embedding_hnsw");
     // The HNSW indexes are not made here: see buildVectorIndexes.
     createIndexUnlessPresent(c, s, "chunks_table", "(database_id, table_name)");
@@ -368,6 +372,17 @@ public final class PgChunkStore implements ChunkStore {
     return built;
   }
 
+  private static boolean embeddingRequired(Connection c) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(
+        "SELECT a.attnotnull FROM pg_attribute a JOIN pg_class t ON t.oid = a.attrelid JOIN pg_namespace n ON n.oid = t.relnamespace"
+            + " WHERE n.nspname = ? AND t.relname = 'chunks' AND a.attname = 'embedding'")) {
+      ps.setString(1, SCHEMA);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() && rs.getBoolean(1);
+      }
+    }
+  }
+
   private static int storedDimension(Connection c) throws SQLException {
     try (PreparedStatement ps = c.prepareStatement(
         "SELECT a.atttypmod FROM pg_attribute a JOIN pg_class t ON t.oid = a.attrelid JOIN pg_namespace n ON n.oid = t.relnamespace"
@@ -501,7 +516,11 @@ public final class PgChunkStore implements ChunkStore {
               ps.setString(11, k.embedHash());
               ps.setString(12, k.contentHash());
               ps.setString(13, modelId);
-              ps.setObject(14, new PGvector(r.vector()));
+              if (r.vector() == null) {
+                ps.setNull(14, java.sql.Types.OTHER);
+              } else {
+                ps.setObject(14, new PGvector(r.vector()));
+              }
               ps.setLong(15, r.version());
               ps.addBatch();
             }

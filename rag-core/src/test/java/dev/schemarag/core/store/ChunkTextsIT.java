@@ -229,6 +229,32 @@ class ChunkTextsIT {
   }
 
   @Test
+  void aRelationshipIsStoredWithoutAVectorAlsoInAStoreOfAnEarlierVersion() throws SQLException {
+    // What an earlier version made: a vector required of every chunk.
+    database.execute("ALTER TABLE " + PgChunkStore.SCHEMA + ".chunks ALTER COLUMN embedding SET NOT NULL");
+    store.ensureSchema(DIMENSION);
+    Table benelux = departments("hr_benelux");
+    Table employees = new Table("hr_benelux.employees", Optional.of("Employees of hr_benelux"),
+        List.of(column("name", "Full name"), column("department_name", "Where they work")), Optional.of("hr_benelux"));
+    List<Chunk> chunks = Chunker.chunkAll(new SchemaModel("erp", List.of(benelux, employees), List.of(new dev.schemarag.core.schema.ForeignKey(
+        "employees_department", "hr_benelux.employees", List.of("department_name"), "hr_benelux.departments", List.of("name")))), Map.of());
+    long relationships = chunks.stream().filter(c -> c.kind() == ChunkKind.RELATIONSHIP).count();
+    assertThat(relationships).isEqualTo(2);
+
+    store.upsert(chunks, chunks.stream().map(c -> c.kind().embedded() ? vectorOf(c.embedHash()) : null).toList(), "it-model", 1);
+
+    assertThat(store.stored("erp", Optional.empty())).hasSize(chunks.size());
+    assertThat(texts()).isEqualTo(countedFromChunks());
+    try (Connection c = db.open(); Statement s = c.createStatement();
+         ResultSet rs = s.executeQuery("SELECT kind, count(*) FROM " + PgChunkStore.SCHEMA + ".chunks WHERE embedding IS NULL GROUP BY kind")) {
+      assertThat(rs.next()).isTrue();
+      assertThat(rs.getString(1)).isEqualTo("relationship");
+      assertThat(rs.getLong(2)).isEqualTo(relationships);
+      assertThat(rs.next()).isFalse();
+    }
+  }
+
+  @Test
   void writersThatShareTextsAllLandWhenTheyRunTogether() throws Exception {
     int regions = 40;
     List<List<Chunk>> perRegion = new ArrayList<>();
