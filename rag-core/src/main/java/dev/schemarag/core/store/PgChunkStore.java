@@ -83,7 +83,7 @@ public final class PgChunkStore implements ChunkStore {
     s.execute("SELECT pg_advisory_xact_lock(hashtext('" + SCHEMA + ".ensureSchema'))");
     s.execute("CREATE EXTENSION IF NOT EXISTS vector");
     s.execute("CREATE SCHEMA IF NOT EXISTS " + SCHEMA);
-    int stored = storedDimension(c);
+    int stored = embeddingColumn(c).dimension();
     if (stored > 0 && stored != dimension) {
       LOG.warn("stored vectors have {} dimensions, the model has {}: dropping the chunk table to re-embed", stored, dimension);
       s.execute("DROP TABLE " + SCHEMA + ".chunks");
@@ -96,7 +96,7 @@ public final class PgChunkStore implements ChunkStore {
         + " model_id text NOT NULL, embedding vector(" + dimension + "), version bigint NOT NULL,"
         + " updated_at timestamptz NOT NULL DEFAULT now())");
     // A chunk of a kind that is not embedded (ChunkKind.embedded) has no vector; tables made before that kept one for every chunk.
-    if (embeddingRequired(c)) {
+    if (embeddingColumn(c).required()) {
       s.execute("ALTER TABLE " + SCHEMA + ".chunks ALTER COLUMN embedding DROP NOT NULL");
     }
     s.execute("DROP INDEX IF EXISTS " + SCHEMA + ".chunks_embedding_hnsw");
@@ -372,24 +372,16 @@ public final class PgChunkStore implements ChunkStore {
     return built;
   }
 
-  private static boolean embeddingRequired(Connection c) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement(
-        "SELECT a.attnotnull FROM pg_attribute a JOIN pg_class t ON t.oid = a.attrelid JOIN pg_namespace n ON n.oid = t.relnamespace"
-            + " WHERE n.nspname = ? AND t.relname = 'chunks' AND a.attname = 'embedding'")) {
-      ps.setString(1, SCHEMA);
-      try (ResultSet rs = ps.executeQuery()) {
-        return rs.next() && rs.getBoolean(1);
-      }
-    }
-  }
+  /** The chunk table's embedding column as stored: its dimension (-1 without a table) and whether every row must have one. */
+  private record EmbeddingColumn(int dimension, boolean required) {}
 
-  private static int storedDimension(Connection c) throws SQLException {
+  private static EmbeddingColumn embeddingColumn(Connection c) throws SQLException {
     try (PreparedStatement ps = c.prepareStatement(
-        "SELECT a.atttypmod FROM pg_attribute a JOIN pg_class t ON t.oid = a.attrelid JOIN pg_namespace n ON n.oid = t.relnamespace"
+        "SELECT a.atttypmod, a.attnotnull FROM pg_attribute a JOIN pg_class t ON t.oid = a.attrelid JOIN pg_namespace n ON n.oid = t.relnamespace"
             + " WHERE n.nspname = ? AND t.relname = 'chunks' AND a.attname = 'embedding'")) {
       ps.setString(1, SCHEMA);
       try (ResultSet rs = ps.executeQuery()) {
-        return rs.next() ? rs.getInt(1) : -1;
+        return rs.next() ? new EmbeddingColumn(rs.getInt(1), rs.getBoolean(2)) : new EmbeddingColumn(-1, false);
       }
     }
   }
