@@ -12,8 +12,11 @@ import java.util.Optional;
  */
 public interface ChunkStore {
 
-  /** One chunk to write, its vector, and the version of the step that wrote it. */
-  /** @param vector null for a chunk of a kind that is not embedded ({@link dev.schemarag.core.chunk.ChunkKind#embedded}) */
+  /**
+   * One chunk to write, its vector, and the version of the step that wrote it.
+   *
+   * @param vector null for a chunk of a kind that is not embedded ({@link dev.schemarag.core.chunk.ChunkKind#embedded})
+   */
   record Row(Chunk chunk, float[] vector, long version) {}
 
   /** A stored chunk to delete, unless a step newer than {@code version} rewrote it. */
