@@ -119,8 +119,9 @@ max_replication_slots = 10
 fsync = off
 synchronous_commit = on
 max_connections = 200
-# An initial index writes each chunk three times (chunk, searched text, embedding cache): 387 MB at
-# 10,000 tables. With the defaults (128MB, 1GB) PostgreSQL took about a third more CPU for it.
+# An initial index writes each embedded chunk's vector three times (chunk, searched text, embedding
+# cache): 387 MB at 10,000 tables when every chunk was embedded. With the defaults (128MB, 1GB)
+# PostgreSQL took about a third more CPU for it.
 shared_buffers = 512MB
 max_wal_size = 4GB
 CONF

@@ -231,15 +231,14 @@ public final class IndexSync {
     List<RuntimeException> failures = new ArrayList<>();
     int[] embedded = new int[group.size()];
     try {
-      List<String> texts = new ArrayList<>();
-      group.forEach(s -> texts.addAll(embeddedTexts(s.diff().toWrite())));
+      List<List<String>> perStep = group.stream().map(s -> embeddedTexts(s.diff().toWrite())).toList();
+      List<String> texts = perStep.stream().flatMap(List::stream).toList();
       CachingEmbedder.Batch b = embedder.embedBatch(texts, cached, false);
       remember(texts, b, cached, computed);
       int at = 0;
       for (int i = 0; i < group.size(); i++) {
-        List<Chunk> write = group.get(i).diff().toWrite();
-        int n = (int) write.stream().filter(c -> c.kind().embedded()).count();
-        vectors.add(spread(write, b.vectors().subList(at, at + n)));
+        int n = perStep.get(i).size();
+        vectors.add(spread(group.get(i).diff().toWrite(), b.vectors().subList(at, at + n)));
         for (int j = at; j < at + n; j++) {
           embedded[i] += b.computed()[j] ? 1 : 0;
         }
