@@ -23,15 +23,18 @@ final class LocalStack implements AutoCloseable {
 
   private final LocalStackState state;
   private final Optional<LocalPostgres> postgres;
+  /** This run's claim on its local cluster, held until the cluster is purged. */
+  private final Optional<LocalPostgres.Claim> claim;
   private final Optional<KafkaBrokerProcess> kafka;
   final String dbUrl;
   final String bootstrapServers;
   final TopicCatalog catalog;
 
-  private LocalStack(LocalStackState state, Optional<LocalPostgres> postgres, Optional<KafkaBrokerProcess> kafka,
-                     String dbUrl, String bootstrapServers, TopicCatalog catalog) {
+  private LocalStack(LocalStackState state, Optional<LocalPostgres> postgres, Optional<LocalPostgres.Claim> claim,
+                     Optional<KafkaBrokerProcess> kafka, String dbUrl, String bootstrapServers, TopicCatalog catalog) {
     this.state = state;
     this.postgres = postgres;
+    this.claim = claim;
     this.kafka = kafka;
     this.dbUrl = dbUrl;
     this.bootstrapServers = bootstrapServers;
@@ -45,16 +48,33 @@ final class LocalStack implements AutoCloseable {
   /**
    * {@link #start} for a throwaway stack (the benches'): a local cluster of its name that a killed run
    * left running is purged first, so the stack starts empty, as it would have been, and a leftover
-   * of many tables is not dropped in the first DDL's one transaction ("out of shared memory").
+   * of many tables is not dropped in the first DDL's one transaction ("out of shared memory"). A
+   * cluster another live run has claimed is refused, not purged under it.
    */
   static LocalStack startFresh(SchemaragConfig config, LocalStackState state, PrintStream out) {
-    if (config.optional(ConfigKeys.DB_URL).isEmpty()) {
-      new LocalPostgres(config.get(ConfigKeys.LOCAL_PG_NAME)).purge();
+    if (config.optional(ConfigKeys.DB_URL).isPresent()) {
+      return start(config, state, out, Optional.empty());
     }
-    return start(config, state, out);
+    LocalPostgres local = new LocalPostgres(config.get(ConfigKeys.LOCAL_PG_NAME));
+    LocalPostgres.Claim claim = local.claim();
+    try {
+      local.purge();
+      return start(config, state, out, Optional.of(claim));
+    } catch (RuntimeException e) {
+      claim.close();
+      throw e;
+    }
   }
 
   static LocalStack start(SchemaragConfig config, LocalStackState state, PrintStream out) {
+    return start(config, state, out, Optional.empty());
+  }
+
+  /**
+   * @param held this run's claim on the local cluster when it took it already; else the cluster is
+   *     claimed here, once no live demo is found running (its own message says more than the claim's)
+   */
+  private static LocalStack start(SchemaragConfig config, LocalStackState state, PrintStream out, Optional<LocalPostgres.Claim> held) {
     Optional<Properties> running = state.read();
     if (running.isPresent()) {
       long pid = Long.parseLong(running.get().getProperty("demo.pid", "-1"));
@@ -64,6 +84,8 @@ final class LocalStack implements AutoCloseable {
       // A demo that died without cleaning up: stop what it left before starting again.
       out.println(stopRunning(state));
     }
+    Optional<LocalPostgres.Claim> claim = held.isPresent() || config.optional(ConfigKeys.DB_URL).isPresent() ? held
+        : Optional.of(new LocalPostgres(config.get(ConfigKeys.LOCAL_PG_NAME)).claim());
     long t0 = System.nanoTime();
     TopicCatalog catalog = catalog(config);
     Optional<LocalPostgres> pg = Optional.empty();
@@ -99,12 +121,13 @@ final class LocalStack implements AutoCloseable {
       p.setProperty("catalog.schemas", config.get(ConfigKeys.CATALOG_SCHEMAS));
       state.write(p);
       List<String> created = TopicAdmin.createMissing(bootstrap, catalog.all());
-      LocalStack stack = new LocalStack(state, pg, kafka, dbUrl, bootstrap, catalog);
+      LocalStack stack = new LocalStack(state, pg, claim, kafka, dbUrl, bootstrap, catalog);
       stack.describe(out, created, Duration.ofNanos(System.nanoTime() - t0));
       return stack;
     } catch (RuntimeException e) {
       kafka.ifPresent(k -> k.stop(Duration.ofSeconds(10)));
       pg.ifPresent(LocalPostgres::purge);
+      claim.ifPresent(LocalPostgres.Claim::close);
       state.clear();
       throw e;
     }
@@ -143,6 +166,7 @@ final class LocalStack implements AutoCloseable {
   public void close() {
     kafka.ifPresent(k -> k.stop(Duration.ofSeconds(20)));
     postgres.ifPresent(LocalPostgres::purge);
+    claim.ifPresent(LocalPostgres.Claim::close);
     state.clear();
   }
 

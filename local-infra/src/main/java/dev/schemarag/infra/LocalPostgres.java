@@ -34,6 +34,61 @@ public final class LocalPostgres {
     return name;
   }
 
+  /**
+   * This process's claim on the cluster, to hold while it uses it: two runs of one cluster each stop
+   * it when done, under the other. An operating-system lock on a file named after the cluster, so a
+   * run that died leaves no claim behind.
+   *
+   * @throws LocalInfraException when another run (of this process or another) holds the claim
+   */
+  public Claim claim() {
+    Path file = Path.of(System.getProperty("java.io.tmpdir"), "schemarag-pg-" + name + ".lock");
+    java.nio.channels.FileChannel channel;
+    try {
+      channel = java.nio.channels.FileChannel.open(file, java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot open " + file + " to claim the local PostgreSQL cluster '" + name + "'", e);
+    }
+    java.nio.channels.FileLock lock;
+    try {
+      lock = channel.tryLock();
+    } catch (java.nio.channels.OverlappingFileLockException e) {
+      lock = null;
+    } catch (IOException e) {
+      closeQuietly(channel);
+      throw new UncheckedIOException("cannot lock " + file + " to claim the local PostgreSQL cluster '" + name + "'", e);
+    }
+    if (lock == null) {
+      closeQuietly(channel);
+      throw new LocalInfraException("the local PostgreSQL cluster '" + name + "' is in use by another schemarag run (" + file
+          + " is locked): wait for that run to end, or give this one a cluster of its own (local.pg.name, or --pg-name for bench scale)");
+    }
+    return new Claim(channel);
+  }
+
+  /** A held claim on a cluster ({@link #claim}); closing it lets another run claim the cluster. */
+  public static final class Claim implements AutoCloseable {
+    private final java.nio.channels.FileChannel channel;
+
+    private Claim(java.nio.channels.FileChannel channel) {
+      this.channel = channel;
+    }
+
+    /** Releases the claim (closing the file releases its lock). */
+    @Override
+    public void close() {
+      closeQuietly(channel);
+    }
+  }
+
+  private static void closeQuietly(java.nio.channels.FileChannel channel) {
+    try {
+      channel.close();
+    } catch (IOException ignored) {
+      // Closing a lock file's channel has nothing left to save.
+    }
+  }
+
   /** Starts the cluster when it is not running (installing pgvector when missing); returns its JDBC URL. */
   public String start() {
     return lastLine(run("start"));
