@@ -50,6 +50,7 @@ class LocalPostgresClaimIT {
   void aSecondClaimInOneProcessIsRefusedAndAReleasedClaimCanBeTakenAgain() {
     String name = freshName();
     try (LocalPostgres.Claim first = new LocalPostgres(name).claim()) {
+      assertThat(first).isNotNull();
       assertThatThrownBy(() -> new LocalPostgres(name).claim()).isInstanceOf(LocalInfraException.class)
           .hasMessageContaining("'" + name + "' is in use");
     }
