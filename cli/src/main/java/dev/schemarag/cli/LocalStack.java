@@ -72,7 +72,7 @@ final class LocalStack implements AutoCloseable {
 
   /**
    * @param held this run's claim on the local cluster when it took it already; else the cluster is
-   *     claimed here, once no live demo is found running (its own message says more than the claim's)
+   *     claimed here before it starts, once no live demo is found running (its message says more)
    */
   private static LocalStack start(SchemaragConfig config, LocalStackState state, PrintStream out, Optional<LocalPostgres.Claim> held) {
     Optional<Properties> running = state.read();
@@ -84,8 +84,7 @@ final class LocalStack implements AutoCloseable {
       // A demo that died without cleaning up: stop what it left before starting again.
       out.println(stopRunning(state));
     }
-    Optional<LocalPostgres.Claim> claim = held.isPresent() || config.optional(ConfigKeys.DB_URL).isPresent() ? held
-        : Optional.of(new LocalPostgres(config.get(ConfigKeys.LOCAL_PG_NAME)).claim());
+    Optional<LocalPostgres.Claim> claim = held;
     long t0 = System.nanoTime();
     TopicCatalog catalog = catalog(config);
     Optional<LocalPostgres> pg = Optional.empty();
@@ -98,6 +97,9 @@ final class LocalStack implements AutoCloseable {
         dbUrl = config.get(ConfigKeys.DB_URL);
       } else {
         LocalPostgres local = new LocalPostgres(config.get(ConfigKeys.LOCAL_PG_NAME));
+        if (claim.isEmpty()) {
+          claim = Optional.of(local.claim());
+        }
         dbUrl = local.start();
         pg = Optional.of(local);
         p.setProperty("pg.name", local.name());

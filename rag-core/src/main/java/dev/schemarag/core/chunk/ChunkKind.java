@@ -13,6 +13,9 @@ public enum ChunkKind {
     return this == OVERVIEW || this == COLUMN || this == QUERY;
   }
 
+  /** The kinds that get a vector ({@link #embedded}), in declaration order: what dense search and the store's text table hold. */
+  public static final java.util.List<ChunkKind> EMBEDDED = java.util.Arrays.stream(values()).filter(ChunkKind::embedded).toList();
+
   public String label() {
     return name().toLowerCase(java.util.Locale.ROOT);
   }

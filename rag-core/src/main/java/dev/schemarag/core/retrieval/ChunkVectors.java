@@ -32,8 +32,7 @@ import java.util.Set;
 public final class ChunkVectors implements DenseSearch {
 
   /** The chunk kinds searched densely: the embedded ones; other kinds carry no vector. */
-  public static final Set<ChunkKind> KINDS = java.util.Collections.unmodifiableSet(java.util.EnumSet.copyOf(
-      java.util.Arrays.stream(ChunkKind.values()).filter(ChunkKind::embedded).toList()));
+  public static final Set<ChunkKind> KINDS = java.util.Collections.unmodifiableSet(java.util.EnumSet.copyOf(ChunkKind.EMBEDDED));
 
   /** A chunk that says a text: the hit it gives. */
   private record Ref(String table, Optional<String> subject) {}

@@ -34,7 +34,7 @@ public final class PgChunkStore implements ChunkStore {
   public static final String SCHEMA = "schemarag_index";
 
   /** Kinds that dense search queries, each with its own HNSW index per database. */
-  public static final java.util.List<ChunkKind> SEARCHED_KINDS = java.util.Arrays.stream(ChunkKind.values()).filter(ChunkKind::embedded).toList();
+  public static final java.util.List<ChunkKind> SEARCHED_KINDS = ChunkKind.EMBEDDED;
 
   /**
    * A database's chunks of one kind get their own HNSW graph from this many rows. Measured on a
@@ -83,7 +83,8 @@ public final class PgChunkStore implements ChunkStore {
     s.execute("SELECT pg_advisory_xact_lock(hashtext('" + SCHEMA + ".ensureSchema'))");
     s.execute("CREATE EXTENSION IF NOT EXISTS vector");
     s.execute("CREATE SCHEMA IF NOT EXISTS " + SCHEMA);
-    int stored = embeddingColumn(c).dimension();
+    EmbeddingColumn column = embeddingColumn(c);
+    int stored = column.dimension();
     if (stored > 0 && stored != dimension) {
       LOG.warn("stored vectors have {} dimensions, the model has {}: dropping the chunk table to re-embed", stored, dimension);
       s.execute("DROP TABLE " + SCHEMA + ".chunks");
@@ -95,8 +96,9 @@ public final class PgChunkStore implements ChunkStore {
         + " embed_text text NOT NULL, prompt_text text NOT NULL, embed_hash text NOT NULL, content_hash text NOT NULL,"
         + " model_id text NOT NULL, embedding vector(" + dimension + "), version bigint NOT NULL,"
         + " updated_at timestamptz NOT NULL DEFAULT now())");
-    // A chunk of a kind that is not embedded (ChunkKind.embedded) has no vector; tables made before that kept one for every chunk.
-    if (embeddingColumn(c).required()) {
+    // A chunk of a kind that is not embedded (ChunkKind.embedded) has no vector; tables made before that kept one for every
+    // chunk. A table made just now (none, or of another dimension) has no such constraint.
+    if (stored == dimension && column.required()) {
       s.execute("ALTER TABLE " + SCHEMA + ".chunks ALTER COLUMN embedding DROP NOT NULL");
     }
     s.execute("DROP INDEX IF EXISTS " + SCHEMA + ".chunks_embedding_hnsw");
