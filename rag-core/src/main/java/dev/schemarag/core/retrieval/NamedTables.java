@@ -58,6 +58,13 @@ final class NamedTables {
 
   /** Words that ask for a person, a name, or a grouping: the answer shows a name from a lookup table. */
   private static final Set<String> NAME_CUES = Set.of("who", "whom", "whose", "which", "name", "names", "per", "each", "by");
+  /** The cues that ask for a person outright; "name" asks for the names of what the question names, the others for a grouping. */
+  private static final Set<String> PERSON_CUES = Set.of("who", "whom", "whose");
+  private static final Set<String> NAME_WORDS = Set.of("name", "names");
+  /** Words after a grouping cue read as its object (as stems: "per stage of the pipeline" groups by stage). */
+  private static final int GROUPING_OBJECT_WORDS = 2;
+  /** Groupings by time, which a date column answers ("per month"), as stems. */
+  private static final Set<String> TIME_UNITS = Set.copyOf(SchemaAnalyzer.stems("hour day weekday week month quarter year date"));
 
   /**
    * @param glossText per table, the text its comment and doc give (the overview chunk's text)
@@ -301,15 +308,25 @@ final class NamedTables {
    * For a question that asks who, for a name, or for figures per or by something: the lookup tables
    * that give names to the rows of the given tables that have no name of their own (an agent is an
    * employee, an order has a rep), at most one per table: the name-bearing table it points at that
-   * the packet does not hold yet, one its own gloss names first, then the most relevant.
+   * the packet does not hold yet, one its own gloss names first, then the most relevant. A question
+   * that does not ask who gets none for a table whose names nothing it asks needs: its groupings are
+   * by time, by the table's own columns or by named tables with names ({@link #answeredWithoutLookup}),
+   * and the names it asks for are another table's ({@link #namesAnotherTable}).
    */
   Set<String> nameLookups(String question, Iterable<String> tables, Set<String> packet, Map<String, Double> relevance) {
     Set<String> out = new LinkedHashSet<>();
-    if (java.util.Arrays.stream(question.toLowerCase(java.util.Locale.ROOT).split("[^\\p{L}]+")).noneMatch(NAME_CUES::contains)) {
+    List<String> words = List.of(question.toLowerCase(java.util.Locale.ROOT).split("[^\\p{L}]+"));
+    if (words.stream().noneMatch(NAME_CUES::contains)) {
       return out;
     }
+    boolean asksForPerson = words.stream().anyMatch(PERSON_CUES::contains);
+    boolean asksForNames = words.stream().anyMatch(NAME_WORDS::contains);
+    List<List<String>> groupings = groupingObjects(words);
+    List<String> stems = SchemaAnalyzer.stems(question);
+    Set<String> said = new java.util.HashSet<>(stems);
     for (String t : tables) {
-      if (withNames(t)) {
+      if (withNames(t) || (!asksForPerson && (!asksForNames || namesAnotherTable(stems, said, t, packet))
+          && groupings.stream().allMatch(g -> answeredWithoutLookup(g, t, packet)))) {
         continue;
       }
       Set<String> glossed = byTable.get(t) == null ? Set.of() : byTable.get(t).glossed();
@@ -318,6 +335,79 @@ final class NamedTables {
           .ifPresent(out::add);
     }
     return out;
+  }
+
+  /** What each grouping cue of the question groups by: the first stems of the words after it (empty: it says nothing after). */
+  private static List<List<String>> groupingObjects(List<String> words) {
+    List<List<String>> out = new ArrayList<>();
+    for (int i = 0; i < words.size(); i++) {
+      if (!NAME_CUES.contains(words.get(i)) || PERSON_CUES.contains(words.get(i)) || NAME_WORDS.contains(words.get(i))) {
+        continue;
+      }
+      List<String> after = new ArrayList<>();
+      for (int j = i + 1; j < words.size() && after.size() < GROUPING_OBJECT_WORDS + 1; j++) {
+        if (!NAME_CUES.contains(words.get(j))) {
+          after.add(words.get(j));
+        }
+      }
+      List<String> stems = SchemaAnalyzer.stems(String.join(" ", after));
+      out.add(stems.subList(0, Math.min(GROUPING_OBJECT_WORDS, stems.size())));
+    }
+    return out;
+  }
+
+  /**
+   * Whether a grouping is answered without the lookup of {@code table}'s names: it is by time, by a column of the
+   * table that points nowhere (its last word: "contact channel" is the channel), or by a packet table with names of
+   * its own that the grouping names.
+   */
+  private boolean answeredWithoutLookup(List<String> grouping, String table, Set<String> packet) {
+    if (grouping.isEmpty()) {
+      return false;
+    }
+    if (TIME_UNITS.contains(grouping.get(0))) {
+      return true;
+    }
+    Optional<Table> t = model.table(table);
+    if (t.isPresent()) {
+      Set<String> pointing = new java.util.HashSet<>();
+      model.outgoing(table).forEach(fk -> pointing.addAll(fk.fromColumns()));
+      for (Column c : t.get().columns()) {
+        if (pointing.contains(c.name())) {
+          continue;
+        }
+        List<String> stems = SchemaAnalyzer.stems(Identifiers.readable(c.name()));
+        if (!stems.isEmpty() && grouping.contains(stems.get(stems.size() - 1))) {
+          return true;
+        }
+      }
+    }
+    Set<String> said = new java.util.HashSet<>(grouping);
+    for (String other : packet) {
+      Names n = byTable.get(other);
+      if (!other.equals(table) && n != null && n.withNames() && names(grouping, said, n)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Whether the names a question asks for are those of another packet table with names of its own, which it names
+   * ("the names of the stadiums"), while it does not name {@code table} ("the agent's name" is an agent's).
+   */
+  private boolean namesAnotherTable(List<String> stems, Set<String> said, String table, Set<String> packet) {
+    Names own = byTable.get(table);
+    if (own != null && names(stems, said, own)) {
+      return false;
+    }
+    for (String other : packet) {
+      Names n = byTable.get(other);
+      if (!other.equals(table) && n != null && n.withNames() && names(stems, said, n)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private boolean withNames(String table) {

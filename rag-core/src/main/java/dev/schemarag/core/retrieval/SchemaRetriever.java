@@ -294,9 +294,10 @@ public final class SchemaRetriever {
     List<TableEvidence> chosen;
     Optional<List<RankedTable>> order = Optional.empty();
     if (selector.isPresent()) {
-      judged = selector.get().judge(ranked, context);
-      chosen = selector.get().chosen(judged).stream().map(TableSelector.Candidate::evidence).toList();
-      // The selector's order is the ranking: judged tables by probability, then the rest, which it did not judge, at 0.
+      TableSelector.Choice choice = selector.get().choose(selector.get().judge(ranked, context), context);
+      judged = choice.ranking();
+      chosen = choice.chosen().stream().map(TableSelector.Candidate::evidence).toList();
+      // The selector's order is the ranking: judged tables by unit and probability, then the rest, which it did not judge, at 0.
       List<RankedTable> reordered = new ArrayList<>();
       judged.forEach(c -> reordered.add(ranked(c.evidence(), c.probability())));
       ranked.subList(leading.size(), ranked.size()).forEach(e -> reordered.add(ranked(e, 0)));

@@ -113,6 +113,40 @@ public final class TableSelector {
     return out;
   }
 
+  /** Units (modules a foreign key joins) a packet draws its tables from, the most probable first: see {@link #choose}. */
+  static final int UNITS_KEPT = 3;
+  /** The probability a table of another unit needs to stay among them all the same. */
+  static final double OUTSIDE_UNITS = 0.05;
+
+  /** The judged tables in the order the packet reads them, and the packet's tables: a prefix of that order. */
+  public record Choice(List<Candidate> ranking, List<Candidate> chosen) {}
+
+  /**
+   * The judged tables by unit, then probability: first those of the {@link #UNITS_KEPT} units with the most
+   * probability among the tables over the threshold, with the tables of other units at {@link #OUTSIDE_UNITS} or
+   * above, and the most probable table in any case; then the other units' tables. The packet takes the first part's
+   * tables at or above the threshold. One query joins the tables of one connected part of the schema: a table that no
+   * foreign key joins to the likely parts is of no use to it unless the question is about its part instead; the
+   * runners-up stay for when the first is the wrong one (at 10,000 tables it often is).
+   */
+  public Choice choose(List<Candidate> judged, Context context) {
+    Map<String, Double> mass = new HashMap<>();
+    chosen(judged).forEach(c -> mass.merge(unit(context, c.evidence()), c.probability(), Double::sum));
+    Set<String> kept = new java.util.HashSet<>(mass.entrySet().stream()
+        .sorted(Map.Entry.<String, Double>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
+        .limit(UNITS_KEPT).map(Map.Entry::getKey).toList());
+    List<Candidate> likely = new ArrayList<>();
+    List<Candidate> elsewhere = new ArrayList<>();
+    for (Candidate c : judged) {
+      boolean first = likely.isEmpty() && elsewhere.isEmpty();
+      boolean inside = first || kept.contains(unit(context, c.evidence())) || c.probability() >= OUTSIDE_UNITS;
+      (inside ? likely : elsewhere).add(c);
+    }
+    List<Candidate> ranking = new ArrayList<>(likely);
+    ranking.addAll(elsewhere);
+    return new Choice(List.copyOf(ranking), chosen(likely));
+  }
+
   /** The feature rows of the ranking's first {@link #CANDIDATES} tables, in ranking order. */
   public static double[][] features(List<TableEvidence> ranked, Context context) {
     int n = Math.min(CANDIDATES, ranked.size());

@@ -162,6 +162,33 @@ class PacketCompletionTest {
   }
 
   @Test
+  void aGroupingTheTablesOwnColumnsADateOrANamedTableAnswerBringsNoLookup() {
+    NamedTables n = named(erp());
+    Map<String, Double> relevance = Map.of("hr.employees", 0.5);
+    Set<String> requests = Set.of("hr.leave_requests");
+    // By a column of the table itself, by time, by a table with names the question names: no employee's name is asked.
+    assertThat(n.nameLookups("How many leave requests are in each status?", List.of("hr.leave_requests"), requests, relevance)).isEmpty();
+    assertThat(n.nameLookups("leave requests per month", List.of("hr.leave_requests"), requests, relevance)).isEmpty();
+    assertThat(n.nameLookups("leave requests per department", List.of("hr.leave_requests"),
+        Set.of("hr.leave_requests", "hr.departments"), relevance)).isEmpty();
+    // By something else, or asking who: the lookup comes.
+    assertThat(n.nameLookups("leave requests per requester", List.of("hr.leave_requests"), requests, relevance))
+        .containsExactly("hr.employees");
+    assertThat(n.nameLookups("Who has leave requests in each status?", List.of("hr.leave_requests"), requests, relevance))
+        .containsExactly("hr.employees");
+  }
+
+  @Test
+  void namesAskedOfANamedTableWithNamesBringNoLookupButAnAgentsNameDoes() {
+    NamedTables n = named(erp());
+    Map<String, Double> relevance = Map.of("hr.employees", 0.5);
+    assertThat(n.nameLookups("the names of the departments with pending requests", List.of("hr.leave_requests"),
+        Set.of("hr.leave_requests", "hr.departments"), relevance)).isEmpty();
+    assertThat(n.nameLookups("the names of the agents and of their departments", List.of("support.agents"),
+        Set.of("support.agents", "hr.departments"), relevance)).containsExactly("hr.employees");
+  }
+
+  @Test
   void theLookupATableItsOwnGlossNamesComesBeforeAMoreRelevantOne() {
     // An agent is an employee (its comment says so) and belongs to a team: both have names, the team is the more relevant.
     SchemaModel model = new SchemaModel("erp", List.of(

@@ -84,6 +84,36 @@ class TableSelectorTest {
   }
 
   @Test
+  void aFourthUnitsUnlikelyTableLeavesThePacketAndFollowsTheLikelyUnitsInTheRanking() {
+    // p = sigmoid(40 * (fused - 0.9)): a .98, b .5, c .12, f .083, e .057, d .018.
+    TableSelector selector = new TableSelector(onFeature("fused", 0.9, 40, 0.01), 0.01);
+    List<TableEvidence> ranked = List.of(ev("a", "m", 1.0), ev("b", "n", 0.9), ev("c", "m", 0.85), ev("d", "o", 0.8),
+        ev("e", "p", 0.83), ev("f", "q", 0.84));
+    TableSelector.Context context = context(Map.of(), Set.of());
+    List<TableSelector.Candidate> judged = selector.judge(ranked, context);
+    assertThat(selector.chosen(judged)).extracting(TableSelector.Candidate::table).containsExactly("a", "b", "c", "f", "e", "d");
+
+    TableSelector.Choice choice = selector.choose(judged, context);
+    // Units m, n and q hold the most probability; e, of a fourth unit, is likely enough on its own; d is not.
+    assertThat(choice.chosen()).extracting(TableSelector.Candidate::table).containsExactly("a", "b", "c", "f", "e");
+    assertThat(choice.ranking()).extracting(TableSelector.Candidate::table).containsExactly("a", "b", "c", "f", "e", "d");
+  }
+
+  @Test
+  void aTableOfAModuleJoinedByKeysToALikelyUnitIsKept() {
+    TableSelector selector = new TableSelector(onFeature("fused", 0.9, 40, 0.01), 0.01);
+    List<TableEvidence> ranked = List.of(ev("a", "m", 1.0), ev("b", "n", 0.9), ev("g", "o", 0.85), ev("d", "r", 0.8));
+    // Module r is of m's unit: a foreign key joins them. Read as a unit of its own, it would be the fourth and least.
+    TableSelector.Context joined = new TableSelector.Context(t -> Set.of(), Map.of("a", "m", "b", "n", "g", "o", "d", "m"),
+        Map.of(), Set.of(), 0.5);
+    TableSelector.Choice choice = selector.choose(selector.judge(ranked, joined), joined);
+    assertThat(choice.chosen()).extracting(TableSelector.Candidate::table).containsExactly("a", "b", "g", "d");
+    TableSelector.Context apart = context(Map.of(), Set.of());
+    assertThat(selector.choose(selector.judge(ranked, apart), apart).chosen()).extracting(TableSelector.Candidate::table)
+        .containsExactly("a", "b", "g");
+  }
+
+  @Test
   void featureRowsFollowTheNamedFeaturesAndTheirProducts() {
     List<TableEvidence> ranked = List.of(ev("a", "m", 1.0), ev("b", "n", 0.8), ev("c", "m", 0.7));
     double[][] rows = TableSelector.features(ranked, context(Map.of(), Set.of("c")));
