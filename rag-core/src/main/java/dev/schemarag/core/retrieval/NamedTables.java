@@ -382,14 +382,7 @@ final class NamedTables {
         }
       }
     }
-    Set<String> said = new java.util.HashSet<>(grouping);
-    for (String other : packet) {
-      Names n = byTable.get(other);
-      if (!other.equals(table) && n != null && n.withNames() && names(grouping, said, n)) {
-        return true;
-      }
-    }
-    return false;
+    return namesOtherWithNames(grouping, new java.util.HashSet<>(grouping), table, packet);
   }
 
   /**
@@ -398,9 +391,11 @@ final class NamedTables {
    */
   private boolean namesAnotherTable(List<String> stems, Set<String> said, String table, Set<String> packet) {
     Names own = byTable.get(table);
-    if (own != null && names(stems, said, own)) {
-      return false;
-    }
+    return (own == null || !names(stems, said, own)) && namesOtherWithNames(stems, said, table, packet);
+  }
+
+  /** Whether the words (as stems) name a packet table other than {@code table} that has names of its own. */
+  private boolean namesOtherWithNames(List<String> stems, Set<String> said, String table, Set<String> packet) {
     for (String other : packet) {
       Names n = byTable.get(other);
       if (!other.equals(table) && n != null && n.withNames() && names(stems, said, n)) {
