@@ -118,6 +118,12 @@ public final class TableSelector {
   /** The probability a table of another unit needs to stay among them all the same. */
   static final double OUTSIDE_UNITS = 0.05;
 
+  /** A table at least this probable anchors the packet: see {@link #choose}. */
+  static final double ANCHOR = 0.1;
+  /** Below this probability, a table more than {@link #NEAR_HOPS} foreign keys from every anchor leaves the packet. */
+  static final double FAR_PROBABILITY = 0.02;
+  static final int NEAR_HOPS = 2;
+
   /** The judged tables in the order the packet reads them, and the packet's tables: a prefix of that order. */
   public record Choice(List<Candidate> ranking, List<Candidate> chosen) {}
 
@@ -127,7 +133,10 @@ public final class TableSelector {
    * above, and the most probable table in any case; then the other units' tables. The packet takes the first part's
    * tables at or above the threshold. One query joins the tables of one connected part of the schema: a table that no
    * foreign key joins to the likely parts is of no use to it unless the question is about its part instead; the
-   * runners-up stay for when the first is the wrong one (at 10,000 tables it often is).
+   * runners-up stay for when the first is the wrong one (at 10,000 tables it often is). Within the kept units, a
+   * table under {@link #FAR_PROBABILITY} more than {@link #NEAR_HOPS} foreign keys from every table of {@link #ANCHOR}
+   * or more (or from the most probable) follows them too: no query the packet is likely for joins it. A schema that
+   * declares no foreign key around the anchors keeps such tables.
    */
   public Choice choose(List<Candidate> judged, Context context) {
     Map<String, Double> mass = new HashMap<>();
@@ -142,9 +151,40 @@ public final class TableSelector {
       boolean inside = first || kept.contains(unit(context, c.evidence())) || c.probability() >= OUTSIDE_UNITS;
       (inside ? likely : elsewhere).add(c);
     }
+    Set<String> nearAnchors = nearAnchors(likely, context);
+    if (!nearAnchors.isEmpty()) {
+      List<Candidate> far = likely.stream().filter(c -> c.probability() < FAR_PROBABILITY && !near(c.table(), nearAnchors, context)).toList();
+      likely.removeAll(far);
+      elsewhere.addAll(far);
+      elsewhere.sort(Comparator.comparingDouble(Candidate::probability).reversed());
+    }
     List<Candidate> ranking = new ArrayList<>(likely);
     ranking.addAll(elsewhere);
     return new Choice(List.copyOf(ranking), chosen(likely));
+  }
+
+  /**
+   * The anchors (the tables of {@link #ANCHOR} or more, or the most probable) and their neighbours over foreign
+   * keys; empty when no foreign key touches an anchor.
+   */
+  private static Set<String> nearAnchors(List<Candidate> likely, Context context) {
+    Set<String> out = new java.util.HashSet<>();
+    boolean keys = false;
+    for (int i = 0; i < likely.size(); i++) {
+      Candidate c = likely.get(i);
+      if (i == 0 || c.probability() >= ANCHOR) {
+        out.add(c.table());
+        Set<String> n = context.neighbours().apply(c.table());
+        keys |= !n.isEmpty();
+        out.addAll(n);
+      }
+    }
+    return keys ? out : Set.of();
+  }
+
+  /** Within {@link #NEAR_HOPS} (two) foreign keys of an anchor: an anchor or its neighbour, or a neighbour of one. */
+  private static boolean near(String table, Set<String> nearAnchors, Context context) {
+    return nearAnchors.contains(table) || context.neighbours().apply(table).stream().anyMatch(nearAnchors::contains);
   }
 
   /** The feature rows of the ranking's first {@link #CANDIDATES} tables, in ranking order. */

@@ -114,6 +114,23 @@ class TableSelectorTest {
   }
 
   @Test
+  void anUnlikelyTableThreeKeysFromEveryLikelyOneLeavesThePacket() {
+    // p = sigmoid(40 * (fused - 0.9)): a .98, b .5, c .015, d .015; one module, keys a - b - x - y - c, and b - d.
+    TableSelector selector = new TableSelector(onFeature("fused", 0.9, 40, 0.01), 0.01);
+    List<TableEvidence> ranked = List.of(ev("a", "m", 1.0), ev("b", "m", 0.9), ev("c", "m", 0.795), ev("d", "m", 0.795));
+    Map<String, Set<String>> keys = Map.of("a", Set.of("b"), "b", Set.of("a", "x", "d"), "x", Set.of("b", "y"), "y", Set.of("x", "c"),
+        "c", Set.of("y"), "d", Set.of("b"));
+    TableSelector.Context context = context(keys, Set.of());
+    TableSelector.Choice choice = selector.choose(selector.judge(ranked, context), context);
+    assertThat(choice.chosen()).extracting(TableSelector.Candidate::table).containsExactly("a", "b", "d");
+    assertThat(choice.ranking()).extracting(TableSelector.Candidate::table).containsExactly("a", "b", "d", "c");
+    // With no foreign key around the anchors, distance says nothing: every table over the threshold stays.
+    TableSelector.Context noKeys = context(Map.of(), Set.of());
+    assertThat(selector.choose(selector.judge(ranked, noKeys), noKeys).chosen()).extracting(TableSelector.Candidate::table)
+        .containsExactlyInAnyOrder("a", "b", "c", "d");
+  }
+
+  @Test
   void featureRowsFollowTheNamedFeaturesAndTheirProducts() {
     List<TableEvidence> ranked = List.of(ev("a", "m", 1.0), ev("b", "n", 0.8), ev("c", "m", 0.7));
     double[][] rows = TableSelector.features(ranked, context(Map.of(), Set.of("c")));
