@@ -120,9 +120,8 @@ public final class TableSelector {
 
   /** A table at least this probable anchors the packet: see {@link #choose}. */
   static final double ANCHOR = 0.1;
-  /** Below this probability, a table more than {@link #NEAR_HOPS} foreign keys from every anchor leaves the packet. */
+  /** Below this probability, a table more than two foreign keys from every anchor leaves the packet. */
   static final double FAR_PROBABILITY = 0.02;
-  static final int NEAR_HOPS = 2;
 
   /** The judged tables in the order the packet reads them, and the packet's tables: a prefix of that order. */
   public record Choice(List<Candidate> ranking, List<Candidate> chosen) {}
@@ -134,7 +133,7 @@ public final class TableSelector {
    * tables at or above the threshold. One query joins the tables of one connected part of the schema: a table that no
    * foreign key joins to the likely parts is of no use to it unless the question is about its part instead; the
    * runners-up stay for when the first is the wrong one (at 10,000 tables it often is). Within the kept units, a
-   * table under {@link #FAR_PROBABILITY} more than {@link #NEAR_HOPS} foreign keys from every table of {@link #ANCHOR}
+   * table under {@link #FAR_PROBABILITY} more than two foreign keys from every table of {@link #ANCHOR}
    * or more (or from the most probable) follows them too: no query the packet is likely for joins it. A schema that
    * declares no foreign key around the anchors keeps such tables.
    */
@@ -153,7 +152,8 @@ public final class TableSelector {
     }
     Set<String> nearAnchors = nearAnchors(likely, context);
     if (!nearAnchors.isEmpty()) {
-      List<Candidate> far = likely.stream().filter(c -> c.probability() < FAR_PROBABILITY && !near(c.table(), nearAnchors, context)).toList();
+      List<Candidate> far = likely.stream()
+          .filter(c -> c.probability() < FAR_PROBABILITY && !near(c.table(), nearAnchors, context)).toList();
       likely.removeAll(far);
       elsewhere.addAll(far);
       elsewhere.sort(Comparator.comparingDouble(Candidate::probability).reversed());
@@ -182,7 +182,7 @@ public final class TableSelector {
     return keys ? out : Set.of();
   }
 
-  /** Within {@link #NEAR_HOPS} (two) foreign keys of an anchor: an anchor or its neighbour, or a neighbour of one. */
+  /** Within two foreign keys of an anchor: an anchor or its neighbour, or a neighbour of one. */
   private static boolean near(String table, Set<String> nearAnchors, Context context) {
     return nearAnchors.contains(table) || context.neighbours().apply(table).stream().anyMatch(nearAnchors::contains);
   }
