@@ -42,7 +42,7 @@ public final class LocalPostgres {
    * @throws LocalInfraException when another run (of this process or another) holds the claim
    */
   public Claim claim() {
-    Path file = Path.of(System.getProperty("java.io.tmpdir"), "schemarag-pg-" + name + ".lock");
+    Path file = claimFile();
     java.nio.channels.FileChannel channel;
     try {
       channel = java.nio.channels.FileChannel.open(file, java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE);
@@ -64,6 +64,11 @@ public final class LocalPostgres {
           + " is locked): wait for that run to end, or give this one a cluster of its own (local.pg.name, or --pg-name for bench scale)");
     }
     return new Claim(channel);
+  }
+
+  /** The file whose lock is the claim on this cluster: it stays when released, so that a lock is always taken on the same file. */
+  Path claimFile() {
+    return Path.of(System.getProperty("java.io.tmpdir"), "schemarag-pg-" + name + ".lock");
   }
 
   /** A held claim on a cluster ({@link #claim}); closing it lets another run claim the cluster. */

@@ -6,9 +6,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -19,8 +23,20 @@ import org.junit.jupiter.api.Test;
 @Tag("integration")
 class LocalPostgresClaimIT {
 
-  private static String freshName() {
-    return "claim-it-" + UUID.randomUUID().toString().substring(0, 8);
+  /** The clusters these tests named, whose claim files they remove when done (a run's own claim file stays). */
+  private final List<String> names = new ArrayList<>();
+
+  private String freshName() {
+    String name = "claim-it-" + UUID.randomUUID().toString().substring(0, 8);
+    names.add(name);
+    return name;
+  }
+
+  @AfterEach
+  void removeClaimFiles() throws Exception {
+    for (String name : names) {
+      Files.deleteIfExists(new LocalPostgres(name).claimFile());
+    }
   }
 
   @Test
