@@ -52,9 +52,11 @@ final class NamedTables {
    * @param glossed the tables it points at that its own comment or doc names ("Employees who answer
    *     support tickets": an agent is an employee, and that is where its name is)
    * @param values the values sampled from its data, as stems, each once
+   * @param plainColumnEnds the last stem of each column that points nowhere ("contact channel": channel), what a
+   *     grouping by the table's own column says
    */
   private record Names(List<List<String>> phrases, List<ColumnPhrase> columns, List<Role> roles, boolean withNames, Set<String> glossed,
-                       Set<List<String>> values) {}
+                       Set<List<String>> values, Set<String> plainColumnEnds) {}
 
   /** Words that ask for a person, a name, or a grouping: the answer shows a name from a lookup table. */
   private static final Set<String> NAME_CUES = Set.of("who", "whom", "whose", "which", "name", "names", "per", "each", "by");
@@ -157,10 +159,16 @@ final class NamedTables {
     // word ("amount", "salary") is too often a measure the question asks of another table. Whether
     // another table has it is asked when a question comes, so that a change elsewhere needs no rework here.
     List<ColumnPhrase> columns = new ArrayList<>();
+    Set<String> pointing = new java.util.HashSet<>();
+    model.outgoing(t.name()).forEach(fk -> pointing.addAll(fk.fromColumns()));
+    Set<String> plainColumnEnds = new java.util.HashSet<>();
     for (Column c : t.columns()) {
       List<String> stems = SchemaAnalyzer.stems(Identifiers.readable(c.name()));
       if (stems.size() >= 2) {
         columns.add(new ColumnPhrase(SchemaIndex.normalizedColumn(c.name()), stems));
+      }
+      if (!stems.isEmpty() && !pointing.contains(c.name())) {
+        plainColumnEnds.add(stems.get(stems.size() - 1));
       }
     }
     Set<String> glossed = new LinkedHashSet<>();
@@ -175,7 +183,8 @@ final class NamedTables {
     }
     Set<List<String>> values = new LinkedHashSet<>();
     sampled.forEach(v -> add(values, v));
-    return new Names(List.copyOf(p), List.copyOf(columns), List.copyOf(r), withNames, Set.copyOf(glossed), Set.copyOf(values));
+    return new Names(List.copyOf(p), List.copyOf(columns), List.copyOf(r), withNames, Set.copyOf(glossed), Set.copyOf(values),
+        Set.copyOf(plainColumnEnds));
   }
 
   /** A table's names by its identifier alone (what another table's gloss would call it). */
@@ -368,19 +377,9 @@ final class NamedTables {
     if (TIME_UNITS.contains(grouping.get(0))) {
       return true;
     }
-    Optional<Table> t = model.table(table);
-    if (t.isPresent()) {
-      Set<String> pointing = new java.util.HashSet<>();
-      model.outgoing(table).forEach(fk -> pointing.addAll(fk.fromColumns()));
-      for (Column c : t.get().columns()) {
-        if (pointing.contains(c.name())) {
-          continue;
-        }
-        List<String> stems = SchemaAnalyzer.stems(Identifiers.readable(c.name()));
-        if (!stems.isEmpty() && grouping.contains(stems.get(stems.size() - 1))) {
-          return true;
-        }
-      }
+    Names own = byTable.get(table);
+    if (own != null && grouping.stream().anyMatch(own.plainColumnEnds()::contains)) {
+      return true;
     }
     return namesOtherWithNames(grouping, new java.util.HashSet<>(grouping), table, packet);
   }
