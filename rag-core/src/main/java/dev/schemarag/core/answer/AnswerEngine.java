@@ -120,6 +120,14 @@ public final class AnswerEngine {
             Optional.empty(), "generation", Optional.of(e.getMessage()), ms(t0)));
         return failed(ErrorClass.INFRA_FAILURE, "generation", Optional.empty(), e.getMessage(), lastSql, attempts);
       }
+      Optional<String> declined = SqlExtractor.declined(reply);
+      if (declined.isPresent()) {
+        // The model read the tables and found nothing that answers: no repair turns that into an answer.
+        String msg = "the model found no answer in the tables offered (" + String.join(", ", packet.tableNames()) + "): " + declined.get();
+        attempts.add(new Attempt(n, promptHash, Optional.empty(), List.of(), Optional.empty(), Optional.of(ErrorClass.NO_RELEVANT_SCHEMA),
+            Optional.empty(), "generation", Optional.of(msg), ms(t0)));
+        return failed(ErrorClass.NO_RELEVANT_SCHEMA, "generation", Optional.empty(), msg, lastSql, attempts);
+      }
       Optional<String> extracted = SqlExtractor.extract(reply);
       if (extracted.isEmpty()) {
         attempts.add(new Attempt(n, promptHash, Optional.empty(), List.of(), Optional.empty(), Optional.of(ErrorClass.SQL_ERROR),

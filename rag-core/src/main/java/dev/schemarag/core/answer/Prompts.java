@@ -28,7 +28,9 @@ public final class Prompts {
   static final String RULES = """
       You write one PostgreSQL SELECT statement (WITH is allowed) that answers the question.
       Use only the tables and columns listed in the schema data. Qualify columns with table aliases when you join.
-      Answer with the SQL in a ```sql block and nothing else.""";
+      Answer with the SQL in a ```sql block and nothing else.
+      If no statement over these tables can answer the question (it asks about something the schema data does not hold),
+      write no SQL: answer with one line that starts with %s and says what is missing.""".formatted(SqlExtractor.DECLINE);
 
   static final String DATA_NOTICE = """
       The user message holds a schema data section between the lines %s and %s: table

@@ -23,6 +23,36 @@ public final class SqlExtractor {
           + "|EXPLAIN|VACUUM|LOCK|LISTEN|NOTIFY|PREPARE|EXECUTE|DECLARE|DISCARD|REFRESH|REINDEX|CLUSTER|BEGIN|COMMIT|ROLLBACK"
           + "|TABLE|VALUES)\\b.*");
 
+  /**
+   * How a reply says that the packet's tables cannot answer the question (the prompt's rules ask for it). Without it a
+   * model that rightly finds no answer in the tables would be sent back for repair until it wrote SQL anyway.
+   */
+  public static final String DECLINE = "NO ANSWER:";
+
+  /** The longest reason of a decline kept: the model's text goes into events and logs. */
+  static final int MAX_REASON_CHARS = 300;
+
+  private static final Pattern DECLINED = Pattern.compile("(?is)^\\s*(?:[*_`>]+\\s*)?NO ANSWER\\s*:(.*)");
+
+  /**
+   * The model's reason when its reply declines the question ({@link #DECLINE} first, before any SQL): one line, at most
+   * {@link #MAX_REASON_CHARS} characters. A reply that starts with SQL is not a decline, whatever it says after.
+   */
+  public static Optional<String> declined(String reply) {
+    if (reply == null) {
+      return Optional.empty();
+    }
+    Matcher m = DECLINED.matcher(reply);
+    if (!m.find()) {
+      return Optional.empty();
+    }
+    String reason = m.group(1).replaceAll("[*_`]+", "").replaceAll("\\s+", " ").strip();
+    if (reason.isEmpty()) {
+      reason = "the model gave no reason";
+    }
+    return Optional.of(reason.length() > MAX_REASON_CHARS ? reason.substring(0, MAX_REASON_CHARS) + "…" : reason);
+  }
+
   public static Optional<String> extract(String reply) {
     if (reply == null || reply.isBlank()) {
       return Optional.empty();

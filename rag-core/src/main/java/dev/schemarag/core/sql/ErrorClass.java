@@ -17,7 +17,10 @@ public enum ErrorClass {
   SQL_ERROR(Retry.REPAIR),
   /** No model configured and no documented query pattern fits. */
   GENERATOR_UNAVAILABLE(Retry.NEVER),
-  /** No table of the database is relevant enough to the question (the relevance gate): no model is asked. */
+  /**
+   * No table of the database is relevant enough to the question (the relevance gate: no model is asked), or the model,
+   * asked, found that the tables offered do not answer it (stage {@code generation}).
+   */
   NO_RELEVANT_SCHEMA(Retry.NEVER),
   /** The question names a database no query service answers for: never retried. */
   UNKNOWN_DATABASE(Retry.NEVER),

@@ -84,6 +84,23 @@ class AnswerEngineIT {
   }
 
   @Test
+  void aModelThatFindsNoAnswerInTheTablesFailsAsNoRelevantSchemaWithoutRepair() throws Exception {
+    try (ScriptedLlmServer stub = ScriptedLlmServer.replying("NO ANSWER: these tables hold customers and orders, not the weather.",
+        correct())) {
+      AnswerEngine.Result r = engine(openAi(stub), 5000).answer("What is the weather in Paris tomorrow?", packet, true);
+      assertThat(r.answered()).isFalse();
+      assertThat(r.error()).contains(ErrorClass.NO_RELEVANT_SCHEMA);
+      assertThat(r.stage()).isEqualTo("generation");
+      assertThat(r.sql()).isEmpty();
+      assertThat(r.message()).contains(s + ".customers").contains("not the weather");
+      assertThat(r.attempts()).hasSize(1);
+      assertThat(r.attempts().get(0).error()).contains(ErrorClass.NO_RELEVANT_SCHEMA);
+      assertThat(stub.requests()).hasSize(1);
+      assertThat(stub.requests().get(0)).contains(SqlExtractor.DECLINE);
+    }
+  }
+
+  @Test
   void deletesAndDataModifyingCtesAreBlockedWithoutRetry() throws Exception {
     for (String bad : List.of("DELETE FROM " + s + ".orders",
         "WITH d AS (DELETE FROM " + s + ".orders RETURNING *) SELECT count(*) FROM d",

@@ -27,6 +27,23 @@ class SqlExtractorTest {
   }
 
   @Test
+  void aDeclineIsReadAsTheModelsReasonOnOneLineAndNeverAsSql() {
+    String reply = "NO ANSWER: the tables hold orders and customers,\ndo not hold weather forecasts.";
+    assertThat(SqlExtractor.declined(reply)).contains("the tables hold orders and customers, do not hold weather forecasts.");
+    assertThat(SqlExtractor.declined("  **No answer:** nothing here tracks share prices")).contains("nothing here tracks share prices");
+    assertThat(SqlExtractor.declined("NO ANSWER:")).contains("the model gave no reason");
+    assertThat(SqlExtractor.declined("NO ANSWER: " + "x".repeat(1000)).orElseThrow()).hasSize(SqlExtractor.MAX_REASON_CHARS + 1);
+  }
+
+  @Test
+  void aReplyThatStartsWithSqlOrSaysNoAnswerLaterIsNoDecline() {
+    assertThat(SqlExtractor.declined("```sql\nSELECT 1\n```\nNO ANSWER: just kidding")).isEmpty();
+    assertThat(SqlExtractor.declined("SELECT 'NO ANSWER: none' AS x")).isEmpty();
+    assertThat(SqlExtractor.declined("I cannot answer that.")).isEmpty();
+    assertThat(SqlExtractor.declined(null)).isEmpty();
+  }
+
+  @Test
   void aReplyWithoutSqlGivesNothing() {
     assertThat(SqlExtractor.extract("I cannot answer that.")).isEmpty();
     assertThat(SqlExtractor.extract(null)).isEmpty();
