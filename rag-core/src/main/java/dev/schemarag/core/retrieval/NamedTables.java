@@ -317,7 +317,9 @@ final class NamedTables {
    * For a question that asks who, for a name, or for figures per or by something: the lookup tables
    * that give names to the rows of the given tables that have no name of their own (an agent is an
    * employee, an order has a rep), at most one per table: the name-bearing table it points at that
-   * the packet does not hold yet, one its own gloss names first, then the most relevant. A question
+   * the packet does not hold yet, one its own gloss names first, then, for a question that asks who, the
+   * one most tables point at (a who is one of the schema's actors, a customer rather than a service
+   * level), then the most relevant. A question
    * that does not ask who gets none for a table whose names nothing it asks needs: its groupings are
    * by time, by the table's own columns or by named tables with names ({@link #answeredWithoutLookup}),
    * and the names it asks for are another table's ({@link #namesAnotherTable}).
@@ -340,7 +342,9 @@ final class NamedTables {
       }
       Set<String> glossed = byTable.get(t) == null ? Set.of() : byTable.get(t).glossed();
       model.outgoing(t).stream().map(fk -> fk.toTable()).filter(n -> withNames(n) && !packet.contains(n)).distinct()
-          .max(java.util.Comparator.comparing((String n) -> glossed.contains(n)).thenComparingDouble(n -> relevance.getOrDefault(n, 0.0)))
+          .max(java.util.Comparator.comparing((String n) -> glossed.contains(n))
+              .thenComparingInt(n -> asksForPerson ? model.incoming(n).size() : 0)
+              .thenComparingDouble(n -> relevance.getOrDefault(n, 0.0)))
           .ifPresent(out::add);
     }
     return out;

@@ -208,6 +208,27 @@ class PacketCompletionTest {
   }
 
   @Test
+  void whoAsksForTheLookupMostTablesPointAtAndAGroupingForTheMostRelevant() {
+    // A ticket has a customer and a service level, both with names; many tables point at the customers, one at the levels.
+    SchemaModel model = new SchemaModel("erp", List.of(
+        table("sales.customers", "sales", "Companies that buy from us", "customer_id", "name"),
+        table("sales.orders", "sales", "Customer orders", "order_id", "customer_id"),
+        table("sales.invoices", "sales", "Invoices", "invoice_id", "customer_id"),
+        table("support.sla_policies", "support", "Service level targets", "sla_id", "name"),
+        table("support.tickets", "support", "Support cases", "ticket_id", "customer_id", "sla_id", "subject")),
+        List.of(fk("sales.orders", "customer_id", "sales.customers", "customer_id"),
+            fk("sales.invoices", "customer_id", "sales.customers", "customer_id"),
+            fk("support.tickets", "customer_id", "sales.customers", "customer_id"),
+            fk("support.tickets", "sla_id", "support.sla_policies", "sla_id")));
+    Map<String, Double> relevance = Map.of("support.sla_policies", 0.7, "sales.customers", 0.4);
+    Set<String> tickets = Set.of("support.tickets");
+    assertThat(named(model).nameLookups("Who raised the most tickets?", List.of("support.tickets"), tickets, relevance))
+        .containsExactly("sales.customers");
+    assertThat(named(model).nameLookups("tickets per service level", List.of("support.tickets"), tickets, relevance))
+        .containsExactly("support.sla_policies");
+  }
+
+  @Test
   void aBridgeJoinsTwoTablesWithNoForeignKeyBetweenThem() {
     SchemaModel model = erp();
     List<String> bridges = JoinConnector.bridges(model, List.of("sales.orders", "inventory.products"), Map.of(), 4);
