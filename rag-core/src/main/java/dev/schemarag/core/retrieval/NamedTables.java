@@ -54,9 +54,11 @@ final class NamedTables {
    * @param values the values sampled from its data, as stems, each once
    * @param plainColumnEnds the last stem of each column that points nowhere ("contact channel": channel), what a
    *     grouping by the table's own column says
+   * @param valueAcronyms per initials (lower case), the sampled values of two to {@value #ACRONYM_WORDS} words that have
+   *     them, in lower case ("ceo": "chief executive officer")
    */
   private record Names(List<List<String>> phrases, List<ColumnPhrase> columns, List<Role> roles, boolean withNames, Set<String> glossed,
-                       Set<List<String>> values, Set<String> plainColumnEnds) {}
+                       Set<List<String>> values, Set<String> plainColumnEnds, Map<String, Set<String>> valueAcronyms) {}
 
   /** Words that ask for a person, a name, or a grouping: the answer shows a name from a lookup table. */
   private static final Set<String> NAME_CUES = Set.of("who", "whom", "whose", "which", "name", "names", "per", "each", "by");
@@ -183,8 +185,45 @@ final class NamedTables {
     }
     Set<List<String>> values = new LinkedHashSet<>();
     sampled.forEach(v -> add(values, v));
+    Map<String, Set<String>> acronyms = new HashMap<>();
+    for (String v : sampled) {
+      String[] words = v.toLowerCase(java.util.Locale.ROOT).strip().split("[^\\p{L}]+");
+      if (words.length >= 2 && words.length <= ACRONYM_WORDS && java.util.Arrays.stream(words).noneMatch(String::isEmpty)) {
+        StringBuilder initials = new StringBuilder();
+        for (String w : words) {
+          initials.append(w.charAt(0));
+        }
+        acronyms.computeIfAbsent(initials.toString(), k -> new LinkedHashSet<>()).add(String.join(" ", words));
+      }
+    }
+    Map<String, Set<String>> frozen = new HashMap<>();
+    acronyms.forEach((k, vs) -> frozen.put(k, Set.copyOf(vs)));
     return new Names(List.copyOf(p), List.copyOf(columns), List.copyOf(r), withNames, Set.copyOf(glossed), Set.copyOf(values),
-        Set.copyOf(plainColumnEnds));
+        Set.copyOf(plainColumnEnds), Map.copyOf(frozen));
+  }
+
+  /** The most words of a value an acronym is read as: the longest acronym {@link Acronyms} reads. */
+  static final int ACRONYM_WORDS = 6;
+
+  /**
+   * The sampled values of every table whose words have these initials (lower case): "CEO" in a question is the job
+   * title "Chief Executive Officer" of the data, as "PO" is the {@code purchase_orders} of the schema's names.
+   */
+  Set<String> valueReadings(String letters) {
+    Set<String> out = new java.util.TreeSet<>();
+    for (Names n : byTable.values()) {
+      Set<String> read = n.valueAcronyms().get(letters);
+      if (read != null) {
+        out.addAll(read);
+      }
+    }
+    return out;
+  }
+
+  /** The initials of a table's sampled values of several words: the acronyms whose readings a change to its data can alter. */
+  Set<String> valueAcronymsOf(String table) {
+    Names n = byTable.get(table);
+    return n == null ? Set.of() : n.valueAcronyms().keySet();
   }
 
   /** A table's names by its identifier alone (what another table's gloss would call it). */

@@ -212,7 +212,12 @@ public final class SchemaIndex {
     if (known != null) {
       return known;
     }
-    Set<String> found = Collections.unmodifiableSet(Acronyms.readings(letters, model, ownUse));
+    Set<String> readings = Acronyms.readings(letters, model, ownUse);
+    if (!ownUse) {
+      // Values of the data too ("CEO": the job title "Chief Executive Officer"), when the schema's text has no such word.
+      readings.addAll(named.valueReadings(letters));
+    }
+    Set<String> found = Collections.unmodifiableSet(readings);
     if (acronymReadings.size() < ACRONYMS_KEPT) {
       acronymReadings.put(key, found);
     }
@@ -220,9 +225,13 @@ public final class SchemaIndex {
   }
 
   /** Carries to {@code next} the acronym readings the changed tables (as they were and as they are) cannot alter. */
-  private void carryAcronyms(SchemaIndex next, Collection<Optional<Table>> changedTables) {
+  private void carryAcronyms(SchemaIndex next, Collection<Optional<Table>> changedTables, Collection<String> changed) {
     Set<String> touched = new java.util.HashSet<>();
     changedTables.forEach(t -> t.ifPresent(table -> touched.addAll(Acronyms.lettersOf(table))));
+    for (String name : changed) {
+      touched.addAll(named.valueAcronymsOf(name));
+      touched.addAll(next.named.valueAcronymsOf(name));
+    }
     acronymReadings.forEach((key, readings) -> {
       if (!touched.contains(key.substring(1))) {
         next.acronymReadings.put(key, readings);
@@ -380,7 +389,7 @@ public final class SchemaIndex {
       wereAndAre.add(model.table(name));
       wereAndAre.add(next.table(name));
     }
-    carryAcronyms(updated, wereAndAre);
+    carryAcronyms(updated, wereAndAre, changed);
     updated.warm(changed);
     return updated;
   }
