@@ -48,7 +48,7 @@ final class NamedTables {
   private record ColumnPhrase(String normalized, List<String> stems) {}
 
   /**
-   * @param withNames whether the table has a column that holds a name
+   * @param withNames whether the table has a column that holds a name ({@link #NAME_COLUMN_WORDS})
    * @param glossed the tables it points at that its own comment or doc names ("Employees who answer
    *     support tickets": an agent is an employee, and that is where its name is)
    * @param values the values sampled from its data, as stems, each once
@@ -65,6 +65,8 @@ final class NamedTables {
   /** The cues that ask for a person outright; "name" asks for the names of what the question names, the others for a grouping. */
   private static final Set<String> PERSON_CUES = Set.of("who", "whom", "whose");
   private static final Set<String> NAME_WORDS = Set.of("name", "names");
+  /** A column with one of these words holds what its rows are called: a job opening is shown by its title as a customer by its name. */
+  private static final Set<String> NAME_COLUMN_WORDS = Set.of("name", "title");
   /** Words after a grouping cue read as its object (as stems: "per stage of the pipeline" groups by stage). */
   private static final int GROUPING_OBJECT_WORDS = 2;
   /** Groupings by time, which a date column answers ("per month"), as stems. */
@@ -132,7 +134,7 @@ final class NamedTables {
    * @param sampled the values sampled from its data
    */
   private static Names names(SchemaModel model, Table t, String gloss, List<String> sampled) {
-    boolean withNames = t.columns().stream().anyMatch(c -> Identifiers.words(c.name()).contains("name"));
+    boolean withNames = t.columns().stream().anyMatch(c -> Identifiers.words(c.name()).stream().anyMatch(NAME_COLUMN_WORDS::contains));
     List<Role> r = new ArrayList<>();
     for (var fk : model.outgoing(t.name())) {
       if (fk.fromColumns().size() == 1 && !fk.toTable().equals(t.name())) {

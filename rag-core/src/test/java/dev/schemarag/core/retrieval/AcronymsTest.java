@@ -101,4 +101,27 @@ class AcronymsTest {
     assertThat(next.acronymReadings("sku", false)).containsExactly("stock keeping unit");
     assertThat(index.acronymReadings("po", false)).as("the version before keeps its own").containsExactly("purchase orders");
   }
+
+  @Test
+  void anAcronymReadsAsAValueOfTheDataAndAgainWhenTheDataChanges() {
+    Table titles = new Table("hr.job_titles", Optional.empty(), List.of(Column.of("job_title_id", "int"),
+        Column.of("title", "text").withValues(List.of("Chief Executive Officer", "Software Engineer"))), Optional.empty());
+    SchemaModel schema = SCHEMA.withTables(java.util.Map.of(titles.name(), Optional.of(titles)), List.of());
+    SchemaIndex index = new SchemaIndex(schema, dev.schemarag.core.chunk.Chunker.chunkAll(schema, java.util.Map.of()), RetrievalSettings.DEFAULT);
+    assertThat(index.acronymReadings("ceo", false)).containsExactly("chief executive officer");
+    assertThat(index.acronymReadings("po", false)).containsExactly("purchase orders");
+    assertThat(Acronyms.expanded("Who reports to the CEO?", KNOWN, index::acronymReadings))
+        .isEqualTo("Who reports to the CEO (chief executive officer)?");
+    // Capitals the schema's text has as a word are read as its names only, never as values.
+    assertThat(index.acronymReadings("ceo", true)).isEmpty();
+
+    Table retitled = new Table(titles.name(), Optional.empty(), List.of(Column.of("job_title_id", "int"),
+        Column.of("title", "text").withValues(List.of("Chief Financial Officer"))), Optional.empty());
+    SchemaModel now = schema.withTables(java.util.Map.of(retitled.name(), Optional.of(retitled)), List.of());
+    SchemaIndex next = index.withTables(List.of(new SchemaIndex.TableChange(retitled.name(), Optional.of(retitled), List.of(),
+        dev.schemarag.core.chunk.Chunker.chunk(now, Optional.of(retitled), Optional.empty()))));
+    assertThat(next.acronymReadings("ceo", false)).isEmpty();
+    assertThat(next.acronymReadings("cfo", false)).containsExactly("chief financial officer");
+    assertThat(next.acronymReadings("po", false)).containsExactly("purchase orders");
+  }
 }

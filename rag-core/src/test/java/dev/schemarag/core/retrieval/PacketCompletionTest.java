@@ -144,6 +144,22 @@ class PacketCompletionTest {
   }
 
   @Test
+  void anAcronymReadsAsTheInitialsOfTheDatasValuesOfSeveralWords() {
+    SchemaModel model = erp();
+    NamedTables n = namedWithValues(model, Map.of("hr.departments", List.of("Chief Executive Office", "Sales", "Customer Success"),
+        "inventory.products", List.of("Cable Extension, Outdoor")));
+    assertThat(n.valueReadings("ceo")).containsExactly("cable extension outdoor", "chief executive office");
+    assertThat(n.valueReadings("cs")).containsExactly("customer success");
+    // A value of one word has no initials to read.
+    assertThat(n.valueReadings("s")).isEmpty();
+    assertThat(n.valueAcronymsOf("hr.departments")).containsExactlyInAnyOrder("ceo", "cs");
+    // A table whose data changes reads anew; the others keep theirs.
+    NamedTables after = n.withTables(model, Set.of("inventory.products"), Map.of(), Map.of(), Map.of("inventory.products", List.of("Desk")));
+    assertThat(after.valueReadings("ceo")).containsExactly("chief executive office");
+    assertThat(after.valueAcronymsOf("inventory.products")).isEmpty();
+  }
+
+  @Test
   void aRoleTheQuestionNamesBringsTheTableItPointsAt() {
     NamedTables n = named(erp());
     assertThat(n.referencedByRole(stems("revenue per sales rep"), List.of("sales.orders"))).containsExactly("hr.employees");
@@ -226,6 +242,23 @@ class PacketCompletionTest {
         .containsExactly("sales.customers");
     assertThat(named(model).nameLookups("tickets per service level", List.of("support.tickets"), tickets, relevance))
         .containsExactly("support.sla_policies");
+  }
+
+  @Test
+  void aTableWithATitleIsNamedByItAndNeedsNoLookup() {
+    SchemaModel model = new SchemaModel("erp", List.of(
+        table("hr.employees", "hr", "Everyone employed by the company", "employee_id", "first_name", "last_name"),
+        table("hr.job_openings", "hr", "Open positions", "opening_id", "title", "hiring_manager_id"),
+        table("hr.payslips", "hr", "Pay of an employee in a month", "payslip_id", "employee_id", "net_pay")),
+        List.of(fk("hr.job_openings", "hiring_manager_id", "hr.employees", "employee_id"),
+            fk("hr.payslips", "employee_id", "hr.employees", "employee_id")));
+    Map<String, Double> relevance = Map.of("hr.employees", 0.5);
+    // An opening is shown by its title: which openings have the most applicants needs no hiring manager's name.
+    assertThat(named(model).nameLookups("Which openings have the most applicants?", List.of("hr.job_openings"),
+        Set.of("hr.job_openings"), relevance)).isEmpty();
+    // A payslip has neither: whose payslips they are is the employees'.
+    assertThat(named(model).nameLookups("Which payslips are the largest?", List.of("hr.payslips"), Set.of("hr.payslips"), relevance))
+        .containsExactly("hr.employees");
   }
 
   @Test
