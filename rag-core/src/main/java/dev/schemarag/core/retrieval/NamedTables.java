@@ -367,7 +367,7 @@ final class NamedTables {
    */
   Set<String> nameLookups(String question, Iterable<String> tables, Set<String> packet, Map<String, Double> relevance) {
     Set<String> out = new LinkedHashSet<>();
-    List<String> words = List.of(question.toLowerCase(java.util.Locale.ROOT).split("[^\\p{L}]+"));
+    List<String> words = withoutRelativePronouns(question);
     if (words.stream().noneMatch(NAME_CUES::contains)) {
       return out;
     }
@@ -387,6 +387,37 @@ final class NamedTables {
               .thenComparingInt(n -> asksForPerson ? model.incoming(n).size() : 0)
               .thenComparingDouble(n -> relevance.getOrDefault(n, 0.0)))
           .ifPresent(out::add);
+    }
+    return out;
+  }
+
+  private static final Pattern WORD_OR_MARK = Pattern.compile("\\p{L}+|[,;:?!.()\"“”]");
+  /** Pronouns that ask a question at the head of a clause and join a relative clause to the noun before them. */
+  private static final Set<String> RELATIVE_OR_ASKING = Set.of("who", "whom", "whose", "which");
+  /**
+   * Words after which such a pronoun asks ("and who manages them", "show me which", "from which depot"); after any other
+   * word it is relative.
+   */
+  private static final Set<String> ASKING_AFTER = Set.of("and", "or", "but", "me", "us", "show", "list", "tell", "know", "find", "see",
+      "give", "from", "in", "to", "by", "for", "at", "on", "with", "of", "about", "into", "under");
+
+  /**
+   * The question's words (lower case, letters only) without the pronouns that join a relative clause to the noun before
+   * them: "the dogs who have had a treatment" asks for the dogs, not for a person's name, while "who treated them" and
+   * "and which agent handled it" ask.
+   */
+  static List<String> withoutRelativePronouns(String question) {
+    List<String> out = new ArrayList<>();
+    String before = null;
+    Matcher m = WORD_OR_MARK.matcher(question.toLowerCase(java.util.Locale.ROOT));
+    while (m.find()) {
+      String w = m.group();
+      boolean mark = !Character.isLetter(w.charAt(0));
+      if (!mark && !(RELATIVE_OR_ASKING.contains(w) && before != null && Character.isLetter(before.charAt(0))
+          && !ASKING_AFTER.contains(before))) {
+        out.add(w);
+      }
+      before = w;
     }
     return out;
   }

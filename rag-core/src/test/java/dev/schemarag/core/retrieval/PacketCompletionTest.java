@@ -245,6 +245,21 @@ class PacketCompletionTest {
   }
 
   @Test
+  void aRelativeWhoOrWhichAsksForNoNameButAQuestionsOwnDoes() {
+    assertThat(NamedTables.withoutRelativePronouns("Show the agents who handled the most tickets, and which team they are in?"))
+        .containsExactly("show", "the", "agents", "handled", "the", "most", "tickets", "and", "which", "team", "they", "are", "in");
+    assertThat(NamedTables.withoutRelativePronouns("Who approved it? From which depot, and tell me whom to ask"))
+        .containsExactly("who", "approved", "it", "from", "which", "depot", "and", "tell", "me", "whom", "to", "ask");
+    NamedTables n = named(erp());
+    Map<String, Double> relevance = Map.of("hr.employees", 0.5);
+    Set<String> requests = Set.of("hr.leave_requests");
+    assertThat(n.nameLookups("leave requests which are still open", List.of("hr.leave_requests"), requests, relevance)).isEmpty();
+    assertThat(n.nameLookups("How many leave requests who were approved late?", List.of("hr.leave_requests"), requests, relevance)).isEmpty();
+    assertThat(n.nameLookups("Leave requests approved late: who approved them?", List.of("hr.leave_requests"), requests, relevance))
+        .containsExactly("hr.employees");
+  }
+
+  @Test
   void aTableWithATitleIsNamedByItAndNeedsNoLookup() {
     SchemaModel model = new SchemaModel("erp", List.of(
         table("hr.employees", "hr", "Everyone employed by the company", "employee_id", "first_name", "last_name"),
