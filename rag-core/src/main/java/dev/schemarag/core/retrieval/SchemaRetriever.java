@@ -317,17 +317,21 @@ public final class SchemaRetriever {
       inPacket.add(e.table);
     }
     time.lap("size");
-    // What the question names is kept, hub or not, when it belongs with the packet: same module, or a few FK hops away.
-    // Any kept unit's, not only the main one's: where two databases are copies, the name can bring the right copy.
+    // What the question names is kept, hub or not, when it belongs with the packet's main unit: same module, or a few
+    // FK hops away. Another unit's table of that name (another database's "students") is another question's.
     Set<String> chosenModules = new LinkedHashSet<>();
     chosen.forEach(e -> chosenModules.add(e.module));
+    Set<String> mainModules = new LinkedHashSet<>();
     Set<String> mainTables = new LinkedHashSet<>();
-    main.forEach(e -> mainTables.add(e.table));
+    main.forEach(e -> {
+      mainModules.add(e.module);
+      mainTables.add(e.table);
+    });
     List<TableEvidence> named = new ArrayList<>();
     Set<String> namedAtAll = new LinkedHashSet<>(namedByQuestion);
     namedAtAll.addAll(namedByValue);
     for (String t : namedAtAll) {
-      if (!inPacket.contains(t) && belongsWith(t, chosenModules, inPacket)) {
+      if (!inPacket.contains(t) && belongsWith(t, mainModules, mainTables)) {
         named.add(byName.get(t));
       }
     }
