@@ -376,12 +376,9 @@ public final class SchemaRetriever {
     }
     // A role the question names ("sales rep") brings the table the role points at; a question that
     // asks who, for a name, or per/by something brings the lookup that names the leading tables' rows.
-    // Both for the tables of the main unit and those the question brought, not for another unit's chosen tables.
-    List<String> roleHolders = new ArrayList<>(inPacket);
-    chosen.stream().filter(e -> !mainTables.contains(e.table)).forEach(e -> roleHolders.remove(e.table));
-    Set<String> lookups = new LinkedHashSet<>(index.named.referencedByRole(stems, roleHolders));
+    Set<String> lookups = new LinkedHashSet<>(index.named.referencedByRole(stems, new ArrayList<>(inPacket)));
     Set<String> subjects = new LinkedHashSet<>();
-    main.stream().limit(LEADING).forEach(e -> subjects.add(e.table));
+    chosen.stream().limit(LEADING).forEach(e -> subjects.add(e.table));
     namedKept.forEach(e -> subjects.add(e.table));
     lookups.addAll(index.named.nameLookups(question, subjects, inPacket, relevance));
     for (String t : lookups) {

@@ -45,22 +45,6 @@ class TableSelectorTest {
     return new TableSelector.Context(t -> neighbours.getOrDefault(t, Set.of()), Map.of(), Map.of(), named, 0.5);
   }
 
-  private static TableSelector.Candidate judged(String table, String module, double probability) {
-    return new TableSelector.Candidate(ev(table, module, probability), new double[N], probability);
-  }
-
-  @Test
-  void theMainUnitIsTheOneWithTheMostProbabilityNotTheMostTables() {
-    List<TableSelector.Candidate> chosen = List.of(judged("m.a", "m", 0.5), judged("n.b", "n", 0.3), judged("n.c", "n", 0.1),
-        judged("n.d", "n", 0.05));
-    assertThat(SchemaRetriever.mainUnit(chosen, Map.of())).extracting(TableEvidence::table).containsExactly("m.a");
-    // Modules a foreign key joins are one unit: their tables count together.
-    List<TableSelector.Candidate> joined = List.of(judged("m.a", "m", 0.3), judged("n.b", "n", 0.3), judged("n.c", "n", 0.15),
-        judged("k.e", "k", 0.3));
-    assertThat(SchemaRetriever.mainUnit(joined, Map.of("m.a", "u", "k.e", "u", "n.b", "n", "n.c", "n")))
-        .extracting(TableEvidence::table).containsExactly("m.a", "k.e");
-  }
-
   @Test
   void oneClearTableGivesAPacketOfOne() {
     TableSelector selector = new TableSelector(onFeature("fused_over_best", 0.9, 40, 0.5), 0.5);
