@@ -292,14 +292,11 @@ public final class SchemaRetriever {
     Optional<TableSelector> selector = selector(s);
     List<TableSelector.Candidate> judged;
     List<TableEvidence> chosen;
-    // The chosen tables of the unit with the most probability: the part of the schema the question is about.
-    List<TableEvidence> main;
     Optional<List<RankedTable>> order = Optional.empty();
     if (selector.isPresent()) {
       TableSelector.Choice choice = selector.get().choose(selector.get().judge(ranked, context), context);
       judged = choice.ranking();
       chosen = choice.chosen().stream().map(TableSelector.Candidate::evidence).toList();
-      main = mainUnit(choice.chosen(), context.unitOf());
       // The selector's order is the ranking: judged tables by unit and probability, then the rest, which it did not judge, at 0.
       List<RankedTable> reordered = new ArrayList<>();
       judged.forEach(c -> reordered.add(ranked(c.evidence(), c.probability())));
@@ -308,7 +305,6 @@ public final class SchemaRetriever {
     } else {
       judged = TableSelector.unjudged(ranked, context);
       chosen = PacketSizer.choose(ranked, s);
-      main = chosen;
     }
     Set<String> inPacket = new LinkedHashSet<>();
     double best = ranked.get(0).fused;
@@ -317,21 +313,14 @@ public final class SchemaRetriever {
       inPacket.add(e.table);
     }
     time.lap("size");
-    // What the question names is kept, hub or not, when it belongs with the packet's main unit: same module, or a few
-    // FK hops away. Another unit's table of that name (another database's "students") is another question's.
+    // What the question names is kept, hub or not, when it belongs with the packet: same module, or a few FK hops away.
     Set<String> chosenModules = new LinkedHashSet<>();
     chosen.forEach(e -> chosenModules.add(e.module));
-    Set<String> mainModules = new LinkedHashSet<>();
-    Set<String> mainTables = new LinkedHashSet<>();
-    main.forEach(e -> {
-      mainModules.add(e.module);
-      mainTables.add(e.table);
-    });
     List<TableEvidence> named = new ArrayList<>();
     Set<String> namedAtAll = new LinkedHashSet<>(namedByQuestion);
     namedAtAll.addAll(namedByValue);
     for (String t : namedAtAll) {
-      if (!inPacket.contains(t) && belongsWith(t, mainModules, mainTables)) {
+      if (!inPacket.contains(t) && belongsWith(t, chosenModules, inPacket)) {
         named.add(byName.get(t));
       }
     }
@@ -439,17 +428,6 @@ public final class SchemaRetriever {
       nearest.get(i).stream().findFirst().ifPresent(h -> out.add(new DenseSearch.Hit(h.table(), Optional.of(phrase), h.similarity())));
     }
     return out;
-  }
-
-  /** The chosen tables of the unit whose chosen tables have the most probability in all, in their order. */
-  static List<TableEvidence> mainUnit(List<TableSelector.Candidate> chosen, Map<String, String> unitOf) {
-    Map<String, Double> mass = new HashMap<>();
-    for (TableSelector.Candidate c : chosen) {
-      mass.merge(unitOf.getOrDefault(c.table(), c.evidence().module), c.probability(), Double::sum);
-    }
-    String top = mass.entrySet().stream().max(Map.Entry.comparingByValue()).map(Map.Entry::getKey).orElse(null);
-    return chosen.stream().filter(c -> unitOf.getOrDefault(c.table(), c.evidence().module).equals(top))
-        .map(TableSelector.Candidate::evidence).toList();
   }
 
   /** The unit of each leading table's module (see {@link TableSelector}). */
