@@ -48,7 +48,7 @@ final class NamedTables {
   private record ColumnPhrase(String normalized, List<String> stems) {}
 
   /**
-   * @param withNames whether the table has a column that holds a name ({@link #NAME_COLUMN_WORDS})
+   * @param withNames whether the table has a column that holds a name ({@link #holdsAName})
    * @param glossed the tables it points at that its own comment or doc names ("Employees who answer
    *     support tickets": an agent is an employee, and that is where its name is)
    * @param values the values sampled from its data, as stems, each once
@@ -65,8 +65,15 @@ final class NamedTables {
   /** The cues that ask for a person outright; "name" asks for the names of what the question names, the others for a grouping. */
   private static final Set<String> PERSON_CUES = Set.of("who", "whom", "whose");
   private static final Set<String> NAME_WORDS = Set.of("name", "names");
-  /** A column with one of these words holds what its rows are called: a job opening is shown by its title as a customer by its name. */
-  private static final Set<String> NAME_COLUMN_WORDS = Set.of("name", "title");
+  /**
+   * Whether a column holds what its table's rows are called: a word "name" ("first_name"), or a title of the row's own
+   * ("title", "job_title"; a job opening is shown by its title as a customer by its name), not a key to another table's
+   * ({@code job_title_id}).
+   */
+  static boolean holdsAName(String column, boolean pointsElsewhere) {
+    List<String> words = Identifiers.words(column);
+    return words.contains("name") || (!pointsElsewhere && !words.isEmpty() && words.get(words.size() - 1).equals("title"));
+  }
   /** Words after a grouping cue read as its object (as stems: "per stage of the pipeline" groups by stage). */
   private static final int GROUPING_OBJECT_WORDS = 2;
   /** Groupings by time, which a date column answers ("per month"), as stems. */
@@ -134,7 +141,9 @@ final class NamedTables {
    * @param sampled the values sampled from its data
    */
   private static Names names(SchemaModel model, Table t, String gloss, List<String> sampled) {
-    boolean withNames = t.columns().stream().anyMatch(c -> Identifiers.words(c.name()).stream().anyMatch(NAME_COLUMN_WORDS::contains));
+    Set<String> pointing = new java.util.HashSet<>();
+    model.outgoing(t.name()).forEach(fk -> pointing.addAll(fk.fromColumns()));
+    boolean withNames = t.columns().stream().anyMatch(c -> holdsAName(c.name(), pointing.contains(c.name())));
     List<Role> r = new ArrayList<>();
     for (var fk : model.outgoing(t.name())) {
       if (fk.fromColumns().size() == 1 && !fk.toTable().equals(t.name())) {
@@ -163,8 +172,6 @@ final class NamedTables {
     // word ("amount", "salary") is too often a measure the question asks of another table. Whether
     // another table has it is asked when a question comes, so that a change elsewhere needs no rework here.
     List<ColumnPhrase> columns = new ArrayList<>();
-    Set<String> pointing = new java.util.HashSet<>();
-    model.outgoing(t.name()).forEach(fk -> pointing.addAll(fk.fromColumns()));
     Set<String> plainColumnEnds = new java.util.HashSet<>();
     for (Column c : t.columns()) {
       List<String> stems = SchemaAnalyzer.stems(Identifiers.readable(c.name()));

@@ -271,6 +271,11 @@ class PacketCompletionTest {
     // An opening is shown by its title: which openings have the most applicants needs no hiring manager's name.
     assertThat(named(model).nameLookups("Which openings have the most applicants?", List.of("hr.job_openings"),
         Set.of("hr.job_openings"), relevance)).isEmpty();
+    // A key to another table's title is no title of the row's own.
+    assertThat(NamedTables.holdsAName("job_title", false)).isTrue();
+    assertThat(NamedTables.holdsAName("first_name", false)).isTrue();
+    assertThat(NamedTables.holdsAName("job_title_id", true)).isFalse();
+    assertThat(NamedTables.holdsAName("title", true)).isFalse();
     // A payslip has neither: whose payslips they are is the employees'.
     assertThat(named(model).nameLookups("Which payslips are the largest?", List.of("hr.payslips"), Set.of("hr.payslips"), relevance))
         .containsExactly("hr.employees");
