@@ -65,15 +65,6 @@ final class NamedTables {
   /** The cues that ask for a person outright; "name" asks for the names of what the question names, the others for a grouping. */
   private static final Set<String> PERSON_CUES = Set.of("who", "whom", "whose");
   private static final Set<String> NAME_WORDS = Set.of("name", "names");
-  /**
-   * Whether a column holds what its table's rows are called: a word "name" ("first_name"), or a title of the row's own
-   * ("title", "job_title"; a job opening is shown by its title as a customer by its name), not a key to another table's
-   * ({@code job_title_id}).
-   */
-  static boolean holdsAName(String column, boolean pointsElsewhere) {
-    List<String> words = Identifiers.words(column);
-    return words.contains("name") || (!pointsElsewhere && !words.isEmpty() && words.get(words.size() - 1).equals("title"));
-  }
   /** Words after a grouping cue read as its object (as stems: "per stage of the pipeline" groups by stage). */
   private static final int GROUPING_OBJECT_WORDS = 2;
   /** Groupings by time, which a date column answers ("per month"), as stems. */
@@ -205,10 +196,9 @@ final class NamedTables {
         acronyms.computeIfAbsent(initials.toString(), k -> new LinkedHashSet<>()).add(String.join(" ", words));
       }
     }
-    Map<String, Set<String>> frozen = new HashMap<>();
-    acronyms.forEach((k, vs) -> frozen.put(k, Set.copyOf(vs)));
+    acronyms.replaceAll((initials, readings) -> Set.copyOf(readings));
     return new Names(List.copyOf(p), List.copyOf(columns), List.copyOf(r), withNames, Set.copyOf(glossed), Set.copyOf(values),
-        Set.copyOf(plainColumnEnds), Map.copyOf(frozen));
+        Set.copyOf(plainColumnEnds), Map.copyOf(acronyms));
   }
 
   /** The most words of a value an acronym is read as: the longest acronym {@link Acronyms} reads. */
@@ -490,6 +480,16 @@ final class NamedTables {
   private boolean withNames(String table) {
     Names n = byTable.get(table);
     return n != null && n.withNames();
+  }
+
+  /**
+   * Whether a column holds what its table's rows are called: a word "name" ("first_name"), or a title of the row's own
+   * ("title", "job_title"; an article is shown by its title as a customer by its name), not a key to another table's
+   * ({@code job_title_id}).
+   */
+  static boolean holdsAName(String column, boolean pointsElsewhere) {
+    List<String> words = Identifiers.words(column);
+    return words.contains("name") || (!pointsElsewhere && !words.isEmpty() && words.get(words.size() - 1).equals("title"));
   }
 
   /** Where {@code phrase} first occurs in {@code text} as consecutive stems from {@code from} on; -1 when it does not. */
