@@ -22,8 +22,10 @@ import java.util.regex.Pattern;
  */
 final class Acronyms {
 
-  /** Two to six capitals, a plural or possessive after them; not inside a longer word or code. */
-  private static final Pattern ACRONYM = Pattern.compile("(?<![\\p{L}\\d'\"])(\\p{Lu}{2,6})(?:'?s)?(?![\\p{L}\\d])");
+  /** The most capitals read as an acronym. */
+  static final int MAX_LETTERS = 6;
+  /** Two to {@link #MAX_LETTERS} capitals, a plural or possessive after them; not inside a longer word or code. */
+  private static final Pattern ACRONYM = Pattern.compile("(?<![\\p{L}\\d'\"])(\\p{Lu}{2," + MAX_LETTERS + "})(?:'?s)?(?![\\p{L}\\d])");
   /** More readings than this and the acronym says nothing: it is left as written. */
   static final int MAX_READINGS = 3;
 
@@ -126,12 +128,16 @@ final class Acronyms {
 
   private static void addInitials(String identifier, Set<String> out) {
     List<String> words = Identifiers.words(identifier);
-    if (words.size() < 2) {
-      return;
+    if (words.size() >= 2) {
+      out.add(initials(words));
     }
+  }
+
+  /** The first letters of the words (as {@link Identifiers#words} gives them), what an acronym of them is. */
+  static String initials(List<String> words) {
     StringBuilder initials = new StringBuilder();
     words.forEach(w -> initials.append(w.charAt(0)));
-    out.add(initials.toString());
+    return initials.toString();
   }
 
   private static boolean usesWord(Table t, String word) {

@@ -54,7 +54,7 @@ final class NamedTables {
    * @param values the values sampled from its data, as stems, each once
    * @param plainColumnEnds the last stem of each column that points nowhere ("contact channel": channel), what a
    *     grouping by the table's own column says
-   * @param valueAcronyms per initials (lower case), the sampled values of two to {@value #ACRONYM_WORDS} words that have
+   * @param valueAcronyms per initials (lower case), the sampled values of two to {@value Acronyms#MAX_LETTERS} words that have
    *     them, in lower case ("ceo": "chief executive officer")
    */
   private record Names(List<List<String>> phrases, List<ColumnPhrase> columns, List<Role> roles, boolean withNames, Set<String> glossed,
@@ -187,22 +187,16 @@ final class NamedTables {
     sampled.forEach(v -> add(values, v));
     Map<String, Set<String>> acronyms = new HashMap<>();
     for (String v : sampled) {
-      String[] words = v.toLowerCase(java.util.Locale.ROOT).strip().split("[^\\p{L}]+");
-      if (words.length >= 2 && words.length <= ACRONYM_WORDS && java.util.Arrays.stream(words).noneMatch(String::isEmpty)) {
-        StringBuilder initials = new StringBuilder();
-        for (String w : words) {
-          initials.append(w.charAt(0));
-        }
-        acronyms.computeIfAbsent(initials.toString(), k -> new LinkedHashSet<>()).add(String.join(" ", words));
+      // Read as the schema's names are (Acronyms): words of a value with a number in it have no initials a capital says.
+      List<String> words = Identifiers.words(v);
+      if (words.size() >= 2 && words.size() <= Acronyms.MAX_LETTERS) {
+        acronyms.computeIfAbsent(Acronyms.initials(words), k -> new LinkedHashSet<>()).add(String.join(" ", words));
       }
     }
     acronyms.replaceAll((initials, readings) -> Set.copyOf(readings));
     return new Names(List.copyOf(p), List.copyOf(columns), List.copyOf(r), withNames, Set.copyOf(glossed), Set.copyOf(values),
         Set.copyOf(plainColumnEnds), Map.copyOf(acronyms));
   }
-
-  /** The most words of a value an acronym is read as: the longest acronym {@link Acronyms} reads. */
-  static final int ACRONYM_WORDS = 6;
 
   /**
    * The sampled values of every table whose words have these initials (lower case): "CEO" in a question is the job
@@ -361,8 +355,10 @@ final class NamedTables {
    * that does not ask who gets none for a table whose names nothing it asks needs: its groupings are
    * by time, by the table's own columns or by named tables with names ({@link #answeredWithoutLookup}),
    * and the names it asks for are another table's ({@link #namesAnotherTable}).
+   *
+   * @param stems the question's stems ({@link SchemaAnalyzer#stems}), which the retriever has read already
    */
-  Set<String> nameLookups(String question, Iterable<String> tables, Set<String> packet, Map<String, Double> relevance) {
+  Set<String> nameLookups(String question, List<String> stems, Iterable<String> tables, Set<String> packet, Map<String, Double> relevance) {
     Set<String> out = new LinkedHashSet<>();
     List<String> words = withoutRelativePronouns(question);
     if (words.stream().noneMatch(NAME_CUES::contains)) {
@@ -371,7 +367,6 @@ final class NamedTables {
     boolean asksForPerson = words.stream().anyMatch(PERSON_CUES::contains);
     boolean asksForNames = words.stream().anyMatch(NAME_WORDS::contains);
     List<List<String>> groupings = groupingObjects(words);
-    List<String> stems = SchemaAnalyzer.stems(question);
     Set<String> said = new java.util.HashSet<>(stems);
     for (String t : tables) {
       if (withNames(t) || (!asksForPerson && (!asksForNames || namesAnotherTable(stems, said, t, packet))

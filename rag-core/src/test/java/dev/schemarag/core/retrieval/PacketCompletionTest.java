@@ -170,11 +170,11 @@ class PacketCompletionTest {
   void aWhoQuestionBringsTheLookupThatNamesTheRows() {
     NamedTables n = named(erp());
     Map<String, Double> relevance = Map.of("hr.employees", 0.5);
-    assertThat(n.nameLookups("Which agent has the most open tickets? Give the agent's name", List.of("support.agents"),
+    assertThat(n.nameLookups("Which agent has the most open tickets? Give the agent's name", stems("Which agent has the most open tickets? Give the agent's name"), List.of("support.agents"),
         Set.of("support.agents"), relevance)).containsExactly("hr.employees");
     // A table with names of its own needs no lookup, and a question that asks for no name gets none.
-    assertThat(n.nameLookups("who is in which department", List.of("hr.departments"), Set.of("hr.departments"), relevance)).isEmpty();
-    assertThat(n.nameLookups("how many agents are there", List.of("support.agents"), Set.of("support.agents"), relevance)).isEmpty();
+    assertThat(n.nameLookups("who is in which department", stems("who is in which department"), List.of("hr.departments"), Set.of("hr.departments"), relevance)).isEmpty();
+    assertThat(n.nameLookups("how many agents are there", stems("how many agents are there"), List.of("support.agents"), Set.of("support.agents"), relevance)).isEmpty();
   }
 
   @Test
@@ -183,14 +183,14 @@ class PacketCompletionTest {
     Map<String, Double> relevance = Map.of("hr.employees", 0.5);
     Set<String> requests = Set.of("hr.leave_requests");
     // By a column of the table itself, by time, by a table with names the question names: no employee's name is asked.
-    assertThat(n.nameLookups("How many leave requests are in each status?", List.of("hr.leave_requests"), requests, relevance)).isEmpty();
-    assertThat(n.nameLookups("leave requests per month", List.of("hr.leave_requests"), requests, relevance)).isEmpty();
-    assertThat(n.nameLookups("leave requests per department", List.of("hr.leave_requests"),
+    assertThat(n.nameLookups("How many leave requests are in each status?", stems("How many leave requests are in each status?"), List.of("hr.leave_requests"), requests, relevance)).isEmpty();
+    assertThat(n.nameLookups("leave requests per month", stems("leave requests per month"), List.of("hr.leave_requests"), requests, relevance)).isEmpty();
+    assertThat(n.nameLookups("leave requests per department", stems("leave requests per department"), List.of("hr.leave_requests"),
         Set.of("hr.leave_requests", "hr.departments"), relevance)).isEmpty();
     // By something else, or asking who: the lookup comes.
-    assertThat(n.nameLookups("leave requests per requester", List.of("hr.leave_requests"), requests, relevance))
+    assertThat(n.nameLookups("leave requests per requester", stems("leave requests per requester"), List.of("hr.leave_requests"), requests, relevance))
         .containsExactly("hr.employees");
-    assertThat(n.nameLookups("Who has leave requests in each status?", List.of("hr.leave_requests"), requests, relevance))
+    assertThat(n.nameLookups("Who has leave requests in each status?", stems("Who has leave requests in each status?"), List.of("hr.leave_requests"), requests, relevance))
         .containsExactly("hr.employees");
   }
 
@@ -198,9 +198,9 @@ class PacketCompletionTest {
   void namesAskedOfANamedTableWithNamesBringNoLookupButAnAgentsNameDoes() {
     NamedTables n = named(erp());
     Map<String, Double> relevance = Map.of("hr.employees", 0.5);
-    assertThat(n.nameLookups("the names of the departments with pending requests", List.of("hr.leave_requests"),
+    assertThat(n.nameLookups("the names of the departments with pending requests", stems("the names of the departments with pending requests"), List.of("hr.leave_requests"),
         Set.of("hr.leave_requests", "hr.departments"), relevance)).isEmpty();
-    assertThat(n.nameLookups("the names of the agents and of their departments", List.of("support.agents"),
+    assertThat(n.nameLookups("the names of the agents and of their departments", stems("the names of the agents and of their departments"), List.of("support.agents"),
         Set.of("support.agents", "hr.departments"), relevance)).containsExactly("hr.employees");
   }
 
@@ -214,12 +214,12 @@ class PacketCompletionTest {
         List.of(fk("support.agents", "employee_id", "hr.employees", "employee_id"),
             fk("support.agents", "team_id", "support.support_teams", "team_id")));
     Map<String, Double> relevance = Map.of("support.support_teams", 0.8, "hr.employees", 0.3);
-    assertThat(named(model).nameLookups("open tickets per agent", List.of("support.agents"), Set.of("support.agents"), relevance))
+    assertThat(named(model).nameLookups("open tickets per agent", stems("open tickets per agent"), List.of("support.agents"), Set.of("support.agents"), relevance))
         .containsExactly("hr.employees");
     // Without a gloss that names one of them, the more relevant one.
     SchemaModel bare = new SchemaModel("erp", model.tables().stream()
         .map(t -> new Table(t.name(), Optional.empty(), t.columns(), t.module())).toList(), model.foreignKeys());
-    assertThat(named(bare).nameLookups("open tickets per agent", List.of("support.agents"), Set.of("support.agents"), relevance))
+    assertThat(named(bare).nameLookups("open tickets per agent", stems("open tickets per agent"), List.of("support.agents"), Set.of("support.agents"), relevance))
         .containsExactly("support.support_teams");
   }
 
@@ -238,9 +238,9 @@ class PacketCompletionTest {
             fk("support.tickets", "sla_id", "support.sla_policies", "sla_id")));
     Map<String, Double> relevance = Map.of("support.sla_policies", 0.7, "sales.customers", 0.4);
     Set<String> tickets = Set.of("support.tickets");
-    assertThat(named(model).nameLookups("Who raised the most tickets?", List.of("support.tickets"), tickets, relevance))
+    assertThat(named(model).nameLookups("Who raised the most tickets?", stems("Who raised the most tickets?"), List.of("support.tickets"), tickets, relevance))
         .containsExactly("sales.customers");
-    assertThat(named(model).nameLookups("tickets per service level", List.of("support.tickets"), tickets, relevance))
+    assertThat(named(model).nameLookups("tickets per service level", stems("tickets per service level"), List.of("support.tickets"), tickets, relevance))
         .containsExactly("support.sla_policies");
   }
 
@@ -253,9 +253,9 @@ class PacketCompletionTest {
     NamedTables n = named(erp());
     Map<String, Double> relevance = Map.of("hr.employees", 0.5);
     Set<String> requests = Set.of("hr.leave_requests");
-    assertThat(n.nameLookups("leave requests which are still open", List.of("hr.leave_requests"), requests, relevance)).isEmpty();
-    assertThat(n.nameLookups("How many leave requests who were approved late?", List.of("hr.leave_requests"), requests, relevance)).isEmpty();
-    assertThat(n.nameLookups("Leave requests approved late: who approved them?", List.of("hr.leave_requests"), requests, relevance))
+    assertThat(n.nameLookups("leave requests which are still open", stems("leave requests which are still open"), List.of("hr.leave_requests"), requests, relevance)).isEmpty();
+    assertThat(n.nameLookups("How many leave requests who were approved late?", stems("How many leave requests who were approved late?"), List.of("hr.leave_requests"), requests, relevance)).isEmpty();
+    assertThat(n.nameLookups("Leave requests approved late: who approved them?", stems("Leave requests approved late: who approved them?"), List.of("hr.leave_requests"), requests, relevance))
         .containsExactly("hr.employees");
   }
 
@@ -269,7 +269,7 @@ class PacketCompletionTest {
             fk("hr.payslips", "employee_id", "hr.employees", "employee_id")));
     Map<String, Double> relevance = Map.of("hr.employees", 0.5);
     // An opening is shown by its title: which openings have the most applicants needs no hiring manager's name.
-    assertThat(named(model).nameLookups("Which openings have the most applicants?", List.of("hr.job_openings"),
+    assertThat(named(model).nameLookups("Which openings have the most applicants?", stems("Which openings have the most applicants?"), List.of("hr.job_openings"),
         Set.of("hr.job_openings"), relevance)).isEmpty();
     // A key to another table's title is no title of the row's own.
     assertThat(NamedTables.holdsAName("job_title", false)).isTrue();
@@ -277,7 +277,7 @@ class PacketCompletionTest {
     assertThat(NamedTables.holdsAName("job_title_id", true)).isFalse();
     assertThat(NamedTables.holdsAName("title", true)).isFalse();
     // A payslip has neither: whose payslips they are is the employees'.
-    assertThat(named(model).nameLookups("Which payslips are the largest?", List.of("hr.payslips"), Set.of("hr.payslips"), relevance))
+    assertThat(named(model).nameLookups("Which payslips are the largest?", stems("Which payslips are the largest?"), List.of("hr.payslips"), Set.of("hr.payslips"), relevance))
         .containsExactly("hr.employees");
   }
 
