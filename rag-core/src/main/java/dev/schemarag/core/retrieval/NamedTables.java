@@ -435,8 +435,10 @@ final class NamedTables {
 
   /**
    * Whether a grouping is answered without the lookup of {@code table}'s names: it is by time, by a column of the
-   * table that points nowhere (its last word: "contact channel" is the channel), or by a packet table with names of
-   * its own that the grouping names.
+   * table that points nowhere (its last word: "contact channel" is the channel), by such a column of another packet
+   * table that the grouping's first word is ("each type of pet" is the pets' {@code pet_type}; a later word is too
+   * often another column's, "reps close" an {@code expected_close}), or by a packet table with names of its own that
+   * the grouping names.
    */
   private boolean answeredWithoutLookup(List<String> grouping, String table, Set<String> packet) {
     if (grouping.isEmpty()) {
@@ -444,6 +446,12 @@ final class NamedTables {
     }
     if (TIME_UNITS.contains(grouping.get(0))) {
       return true;
+    }
+    for (String other : packet) {
+      Names n = byTable.get(other);
+      if (n != null && n.plainColumnEnds().contains(grouping.get(0))) {
+        return true;
+      }
     }
     Names own = byTable.get(table);
     if (own != null && grouping.stream().anyMatch(own.plainColumnEnds()::contains)) {

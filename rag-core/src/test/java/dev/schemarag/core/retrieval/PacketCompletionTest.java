@@ -195,6 +195,23 @@ class PacketCompletionTest {
   }
 
   @Test
+  void aGroupingByAColumnOfAnotherPacketTableBringsNoLookupButOneByItsLaterWordDoes() {
+    // Pets and their owners meet in a link table; the pets have a type but no name, the students a name.
+    SchemaModel model = new SchemaModel("pets", List.of(
+        table("students", "pets", null, "student_id", "name"),
+        table("pets", "pets", null, "pet_id", "pet_type", "weight"),
+        table("has_pet", "pets", null, "student_id", "pet_id")),
+        List.of(fk("has_pet", "student_id", "students", "student_id"), fk("has_pet", "pet_id", "pets", "pet_id")));
+    Map<String, Double> relevance = Map.of("students", 0.5);
+    Set<String> packet = Set.of("has_pet", "pets");
+    String byType = "the maximum weight for each type of pet";
+    assertThat(named(model).nameLookups(byType, stems(byType), List.of("has_pet"), packet, relevance)).isEmpty();
+    // The grouping is by its first word: "owner type" groups by owner, which no packet table's column is.
+    String byOwner = "pets per owner type";
+    assertThat(named(model).nameLookups(byOwner, stems(byOwner), List.of("has_pet"), packet, relevance)).containsExactly("students");
+  }
+
+  @Test
   void namesAskedOfANamedTableWithNamesBringNoLookupButAnAgentsNameDoes() {
     NamedTables n = named(erp());
     Map<String, Double> relevance = Map.of("hr.employees", 0.5);
