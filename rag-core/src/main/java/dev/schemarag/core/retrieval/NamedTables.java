@@ -65,6 +65,8 @@ final class NamedTables {
   /** The cues that ask for a person outright; "name" asks for the names of what the question names, the others for a grouping. */
   private static final Set<String> PERSON_CUES = Set.of("who", "whom", "whose");
   private static final Set<String> NAME_WORDS = Set.of("name", "names");
+  /** The cue that asks for a place, which a table of places names. */
+  private static final String PLACE_CUE = "where";
   /** Words after a grouping cue read as its object (as stems: "per stage of the pipeline" groups by stage). */
   private static final int GROUPING_OBJECT_WORDS = 2;
   /** Groupings by time, which a date column answers ("per month"), as stems. */
@@ -354,21 +356,33 @@ final class NamedTables {
    * level), then the most relevant. A question
    * that does not ask who gets none for a table whose names nothing it asks needs: its groupings are
    * by time, by the table's own columns or by named tables with names ({@link #answeredWithoutLookup}),
-   * and the names it asks for are another table's ({@link #namesAnotherTable}).
+   * and the names it asks for are another table's ({@link #namesAnotherTable}). A question that asks where (not a
+   * relative "where") also gets the first table's place: the most relevant name-bearing table it points at that the
+   * packet does not hold ("which warehouses do we run, where": their sites). Only the first table's, the ranking's
+   * leading one: every other table's would be as much a place.
    *
+   * @param tables the packet's leading tables, the ranking's first one first
    * @param stems the question's stems ({@link SchemaAnalyzer#stems}), which the retriever has read already
    */
   Set<String> nameLookups(String question, List<String> stems, Iterable<String> tables, Set<String> packet, Map<String, Double> relevance) {
     Set<String> out = new LinkedHashSet<>();
     List<String> words = withoutRelativePronouns(question);
-    if (words.stream().noneMatch(NAME_CUES::contains)) {
+    boolean asksWhere = words.contains(PLACE_CUE);
+    if (!asksWhere && words.stream().noneMatch(NAME_CUES::contains)) {
       return out;
     }
     boolean asksForPerson = words.stream().anyMatch(PERSON_CUES::contains);
     boolean asksForNames = words.stream().anyMatch(NAME_WORDS::contains);
     List<List<String>> groupings = groupingObjects(words);
     Set<String> said = new java.util.HashSet<>(stems);
+    boolean leading = true;
     for (String t : tables) {
+      if (asksWhere && leading) {
+        // A place is a row of its own with a name: the leading table's place is the target not in the packet yet.
+        model.outgoing(t).stream().map(fk -> fk.toTable()).filter(n -> withNames(n) && !packet.contains(n)).distinct()
+            .max(java.util.Comparator.comparingDouble(n -> relevance.getOrDefault(n, 0.0))).ifPresent(out::add);
+      }
+      leading = false;
       if (withNames(t) || (!asksForPerson && (!asksForNames || namesAnotherTable(stems, said, t, packet))
           && groupings.stream().allMatch(g -> answeredWithoutLookup(g, t, packet)))) {
         continue;
@@ -385,7 +399,7 @@ final class NamedTables {
 
   private static final Pattern WORD_OR_MARK = Pattern.compile("\\p{L}+|[,;:?!.()\"“”]");
   /** Pronouns that ask a question at the head of a clause and join a relative clause to the noun before them. */
-  private static final Set<String> RELATIVE_OR_ASKING = Set.of("who", "whom", "whose", "which");
+  private static final Set<String> RELATIVE_OR_ASKING = Set.of("who", "whom", "whose", "which", "where");
   /**
    * Words after which such a pronoun asks ("and who manages them", "show me which", "from which depot"); after any other
    * word it is relative.

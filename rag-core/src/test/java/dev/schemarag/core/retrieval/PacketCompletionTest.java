@@ -212,6 +212,30 @@ class PacketCompletionTest {
   }
 
   @Test
+  void whereAsksForTheLeadingTablesPlaceButARelativeWhereDoesNot() {
+    // A warehouse has a name, a site (hr.locations) and a manager; both targets have names.
+    SchemaModel model = new SchemaModel("erp", List.of(
+        table("hr.locations", "hr", "Offices and sites", "location_id", "name", "city"),
+        table("hr.employees", "hr", "Everyone employed by the company", "employee_id", "first_name", "location_id"),
+        table("inventory.warehouses", "inventory", "Stock-holding sites", "warehouse_id", "name", "location_id", "manager_id")),
+        List.of(fk("inventory.warehouses", "location_id", "hr.locations", "location_id"),
+            fk("inventory.warehouses", "manager_id", "hr.employees", "employee_id"),
+            fk("hr.employees", "location_id", "hr.locations", "location_id")));
+    Map<String, Double> relevance = Map.of("hr.locations", 0.3);
+    Set<String> packet = Set.of("inventory.warehouses", "hr.employees");
+    String where = "which warehouses do we run, where, and who manages them";
+    assertThat(named(model).nameLookups(where, stems(where), List.of("inventory.warehouses"), packet, relevance)).containsExactly("hr.locations");
+    String relative = "the warehouses where stock is low";
+    assertThat(named(model).nameLookups(relative, stems(relative), List.of("inventory.warehouses"), packet, relevance)).isEmpty();
+    // Only the leading table's place: a warehouse's manager's site is not asked for when the manager leads.
+    String who = "Where do the warehouse managers work?";
+    assertThat(named(model).nameLookups(who, stems(who), List.of("inventory.warehouses"), Set.of("inventory.warehouses"), relevance))
+        .containsExactly("hr.locations");
+    assertThat(named(model).nameLookups(who, stems(who), List.of("hr.locations", "inventory.warehouses"), Set.of("inventory.warehouses", "hr.locations"), relevance))
+        .isEmpty();
+  }
+
+  @Test
   void namesAskedOfANamedTableWithNamesBringNoLookupButAnAgentsNameDoes() {
     NamedTables n = named(erp());
     Map<String, Double> relevance = Map.of("hr.employees", 0.5);
