@@ -24,7 +24,7 @@ import picocli.CommandLine.ParentCommand;
 /**
  * {@code ./schemarag calibrate}: where the relevance gate of the configured embedding model belongs.
  * Every question of the calibration sets (spider-union and bird-union dev, the sample ERP database's
- * in-scope and off-topic sets) is retrieved with the gate forced shut, so that each one's full
+ * in-scope and off-topic sets, and its questions that name values) is retrieved with the gate forced shut, so that each one's full
  * relevance is measured; then every gate from 0.20 to 0.95 (models differ in their cosine range: E5
  * and BGE sit higher than MiniLM) is scored by the share of in-scope questions of each set it would
  * refuse and the share of off-topic questions it would refuse. The chosen gate refuses the most
@@ -39,7 +39,7 @@ final class CalibrateCommand implements Callable<Integer> {
   @Option(names = "--bench", defaultValue = "../shared/bench", description = "folder of spider-union/ and bird-union/ (default ${DEFAULT-VALUE}; skipped when missing)")
   Path bench;
 
-  @Option(names = "--erp", defaultValue = "data/bench/erp", description = "folder of the ERP question sets questions.jsonl and offtopic.jsonl (default ${DEFAULT-VALUE})")
+  @Option(names = "--erp", defaultValue = "data/bench/erp", description = "folder of the ERP question sets questions.jsonl, offtopic.jsonl and values.jsonl (when present) (default ${DEFAULT-VALUE})")
   Path erp;
 
   @Option(names = "--max-in-scope-refused", defaultValue = "0.01", description = "share of any in-scope set the gate may refuse (default ${DEFAULT-VALUE})")
@@ -70,8 +70,13 @@ final class CalibrateCommand implements Callable<Integer> {
     }
     List<BenchQuestion> erpQuestions = new ArrayList<>(BenchQuestion.load(erp.resolve("questions.jsonl")));
     erpQuestions.addAll(BenchQuestion.load(erp.resolve("offtopic.jsonl")));
+    // The questions that name the data's values sit closest to the gate of all in-scope questions: a set of their own.
+    Path values = erp.resolve("values.jsonl");
     try (IndexedSchema s = IndexedSchema.liveSample(config, settings)) {
       measure(s, "erp", erpQuestions, settings, measured);
+      if (Files.isRegularFile(values)) {
+        measure(s, "erp-values", BenchQuestion.load(values), settings, measured);
+      }
     }
 
     List<String> sets = measured.stream().filter(Measured::inScope).map(Measured::set).distinct().toList();

@@ -1,12 +1,14 @@
 package dev.schemarag.core.retrieval;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.regex.Pattern;
 
 /**
- * The question with its values taken out: quoted strings, numbers and dates, and capitalised names
- * within the sentence ("Where is Amy Firth's hometown?" reads "Where is hometown?"). A question
- * about one named person is still about the schema, but the name dominates its embedding; the
- * relevance gate looks at the question without it before refusing.
+ * The parts of a question the relevance gate asks before refusing it: its clauses, and the question with
+ * its values taken out: quoted strings, numbers and dates, and capitalised names within the sentence
+ * ("Where is Amy Firth's hometown?" reads "Where is hometown?"). A question about one named person is
+ * still about the schema, but the name dominates its embedding.
  */
 final class QuestionValues {
   private QuestionValues() {}
@@ -15,6 +17,40 @@ final class QuestionValues {
   private static final Pattern WITH_DIGITS = Pattern.compile("\\S*\\d\\S*");
   // A capitalised word after the first, with its possessive: names of people, places, companies.
   private static final Pattern NAME = Pattern.compile("(?<=\\S\\s)(\\p{Lu}[\\p{L}.\\-]*)(?:'s|’s)?");
+
+  /** Words a clause holds at least to be asked on its own: "and since when" says too little by itself. */
+  static final int CLAUSE_WORDS = 3;
+  private static final Pattern CLAUSE_BREAK = Pattern.compile("\\s*(?:[,;:?!]|\\band\\b)\\s*", Pattern.CASE_INSENSITIVE);
+
+  /**
+   * The question's clauses (split at a comma, semicolon, colon, question or exclamation mark, and at "and") of
+   * {@value #CLAUSE_WORDS} words or more; empty when it is one clause. A question that asks two things ("What does
+   * Litware charge per unit for switches, and how fast can they deliver?") embeds as their average, which may say
+   * less of the schema than either part.
+   */
+  static List<String> clauses(String question) {
+    String[] split = CLAUSE_BREAK.split(question.trim());
+    List<String> out = new ArrayList<>();
+    for (String c : split) {
+      if (!c.isBlank() && c.trim().split("\\s+").length >= CLAUSE_WORDS) {
+        out.add(c.trim());
+      }
+    }
+    return split.length > 1 ? out : List.of();
+  }
+
+  /**
+   * What the relevance gate asks below the gate, besides the question: its clauses ({@link #clauses}), then the
+   * question without its values ({@link #withoutValues}) when that differs from it.
+   */
+  static List<String> parts(String question) {
+    List<String> out = new ArrayList<>(clauses(question));
+    String plain = withoutValues(question);
+    if (!plain.isBlank() && !plain.equals(question.trim())) {
+      out.add(plain);
+    }
+    return out;
+  }
 
   static String withoutValues(String question) {
     String q = QUOTED.matcher(question).replaceAll(" ");

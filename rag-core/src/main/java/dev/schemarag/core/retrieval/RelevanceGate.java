@@ -18,9 +18,9 @@ public final class RelevanceGate {
   private RelevanceGate() {}
 
   /**
-   * What the question without its values gives up against the question itself: taking values out
-   * also lifts off-topic questions ("the capital of Australia" reads "the capital of"). Chosen with
-   * the gate on the calibration sets.
+   * What the question's parts (without its values, or one clause of it) give up against the question
+   * itself: taking values out also lifts off-topic questions ("the capital of Australia" reads "the
+   * capital of"), and so does a short clause. Chosen with the gate on the calibration sets.
    */
   static final double VALUES_PENALTY = 0.06;
 
@@ -69,22 +69,23 @@ public final class RelevanceGate {
 
   /**
    * The question's relevance and, when a gate is set ({@code gate > 0}) and nothing reaches it, the
-   * refusal. Only below the gate is the question without its values asked (an embedding and a dense
-   * search more), and it counts {@link #VALUES_PENALTY} less. A question that says a value of one table's
+   * refusal. Only below the gate are the question's parts asked, each an embedding and a dense search more:
+   * its clauses and the question without its values ({@link QuestionValues#parts}). The best of them counts
+   * {@link #VALUES_PENALTY} less. A question that says a value of one table's
    * data in {@link #NAMED_VALUE_WORDS} words or more ("the Gym Pass", "the Porto hub", "software
    * engineers": {@link NamedTables#namedByValue}) passes from {@link #VALUES_PENALTY} below the gate: the
    * words its vector lacks are the data's, which no table's description says.
    *
-   * @param withoutValues the best cosine of the question with its values taken out (see {@link QuestionValues})
+   * @param parts the best relevance of the question's parts (see {@link QuestionValues#parts})
    * @param namesAValue whether the question names a table by such a value; asked only below the gate
    */
-  static Verdict judge(Optional<TableEvidence> closest, double gate, java.util.function.DoubleSupplier withoutValues,
+  static Verdict judge(Optional<TableEvidence> closest, double gate, java.util.function.DoubleSupplier parts,
                        java.util.function.BooleanSupplier namesAValue) {
     double score = closest.map(RelevanceGate::relevance).orElse(0.0);
     if (gate <= 0 || score >= gate) {
       return new Verdict(score, false, Optional.empty());
     }
-    score = Math.max(score, withoutValues.getAsDouble() - VALUES_PENALTY);
+    score = Math.max(score, parts.getAsDouble() - VALUES_PENALTY);
     boolean named = score < gate && namesAValue.getAsBoolean();
     return new Verdict(score, named, refuses(score, named, gate)
         ? Optional.of(new SchemaContextPacket.Refusal(closest.map(TableEvidence::table), score, gate)) : Optional.empty());

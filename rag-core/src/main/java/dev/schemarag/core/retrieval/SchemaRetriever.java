@@ -174,7 +174,7 @@ public final class SchemaRetriever {
     int phraseAdded = 0;
     int bridgesAdded = 0;
     Optional<TableEvidence> closest = RelevanceGate.closest(ranked);
-    RelevanceGate.Verdict verdict = RelevanceGate.judge(closest, s.relevanceGate(), () -> relevanceWithoutValues(question),
+    RelevanceGate.Verdict verdict = RelevanceGate.judge(closest, s.relevanceGate(), () -> relevanceOfParts(question),
         () -> !index.named.namedByValue(SchemaAnalyzer.stems(question), ranked.stream().map(e -> e.table).toList(), index.lexical::heldElsewhere,
             RelevanceGate.NAMED_VALUE_WORDS).isEmpty());
     Optional<SchemaContextPacket.Refusal> refusal = verdict.refusal();
@@ -440,12 +440,21 @@ public final class SchemaRetriever {
   }
 
   /** The best table or column cosine of the question with its values taken out; 0 when nothing is left or nothing changed. */
-  private double relevanceWithoutValues(String question) {
-    String plain = QuestionValues.withoutValues(question);
-    if (plain.isBlank() || plain.equals(question.trim())) {
-      return 0;
+  /**
+   * The best relevance of the question's parts: the question without its values, and each of its clauses
+   * ({@link QuestionValues#clauses}); 0 when it has neither.
+   */
+  private double relevanceOfParts(String question) {
+    double best = 0;
+    for (String part : QuestionValues.parts(question)) {
+      best = Math.max(best, relevanceOf(part));
     }
-    float[] q = embedder.embed(plain);
+    return best;
+  }
+
+  /** The best evidence of one text, as the gate reads it ({@link RelevanceGate#relevance}). */
+  private double relevanceOf(String text) {
+    float[] q = embedder.embed(text);
     double best = 0;
     for (DenseSearch.Hit h : dense.nearest(ChunkKind.OVERVIEW, q, 5)) {
       best = Math.max(best, h.similarity());

@@ -473,4 +473,18 @@ class PacketCompletionTest {
     assertThat(QuestionValues.withoutValues("What was the cost for the \"Posters\" on 2019/9/4?")).isEqualTo("What was the cost for the on");
     assertThat(QuestionValues.withoutValues("How many orders did I place?")).isEqualTo("How many orders did I place?");
   }
+
+  @Test
+  void aQuestionOfSeveralClausesIsAlsoAskedClauseByClause() {
+    assertThat(QuestionValues.clauses("What does Litware charge per unit for switches, and how fast can they deliver?"))
+        .containsExactly("What does Litware charge per unit for switches", "how fast can they deliver");
+    // A clause of fewer than three words says too little on its own; one clause is no part.
+    assertThat(QuestionValues.clauses("Who works at the Austin site, and since when?")).containsExactly("Who works at the Austin site");
+    assertThat(QuestionValues.clauses("Which warehouses hold the most stock?")).isEmpty();
+    assertThat(QuestionValues.clauses("Sales AND returns per month")).containsExactly("returns per month");
+    // The parts: the clauses, then the question without its values when it has any.
+    assertThat(QuestionValues.parts("docking station lots: which ones go out of date in 2026?"))
+        .containsExactly("docking station lots", "which ones go out of date in 2026", "docking station lots: which ones go out of date in");
+    assertThat(QuestionValues.parts("How many orders did I place?")).isEmpty();
+  }
 }
