@@ -20,19 +20,21 @@ final class QuestionValues {
 
   /** Words a clause holds at least to be asked on its own: "and since when" says too little by itself. */
   static final int CLAUSE_WORDS = 3;
+  /** Clauses asked at most, the first ones: each costs an embedding, and a long paste has hundreds. */
+  static final int MAX_CLAUSES = 4;
   private static final Pattern CLAUSE_BREAK = Pattern.compile("\\s*(?:[,;:?!]|\\band\\b)\\s*", Pattern.CASE_INSENSITIVE);
 
   /**
-   * The question's clauses (split at a comma, semicolon, colon, question or exclamation mark, and at "and") of
-   * {@value #CLAUSE_WORDS} words or more; empty when it is one clause. A question that asks two things ("What does
-   * Litware charge per unit for switches, and how fast can they deliver?") embeds as their average, which may say
-   * less of the schema than either part.
+   * The question's first {@value #MAX_CLAUSES} clauses (split at a comma, semicolon, colon, question or exclamation
+   * mark, and at "and") of {@value #CLAUSE_WORDS} words or more; empty when it is one clause. A question that asks
+   * two things ("What does Litware charge per unit for switches, and how fast can they deliver?") embeds as their
+   * average, which may say less of the schema than either part.
    */
   static List<String> clauses(String question) {
     String[] split = CLAUSE_BREAK.split(question.trim());
     List<String> out = new ArrayList<>();
     for (String c : split) {
-      if (!c.isBlank() && c.trim().split("\\s+").length >= CLAUSE_WORDS) {
+      if (out.size() < MAX_CLAUSES && !c.isBlank() && c.trim().split("\\s+").length >= CLAUSE_WORDS) {
         out.add(c.trim());
       }
     }

@@ -486,5 +486,8 @@ class PacketCompletionTest {
     assertThat(QuestionValues.parts("docking station lots: which ones go out of date in 2026?"))
         .containsExactly("docking station lots", "which ones go out of date in 2026", "docking station lots: which ones go out of date in");
     assertThat(QuestionValues.parts("How many orders did I place?")).isEmpty();
+    // A long paste is asked by its first clauses only.
+    String paste = "one two three, ".repeat(50) + "and the last one";
+    assertThat(QuestionValues.clauses(paste)).hasSize(QuestionValues.MAX_CLAUSES).allMatch("one two three"::equals);
   }
 }
