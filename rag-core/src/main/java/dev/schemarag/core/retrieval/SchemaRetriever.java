@@ -439,7 +439,6 @@ public final class SchemaRetriever {
     return out;
   }
 
-  /** The best table or column cosine of the question with its values taken out; 0 when nothing is left or nothing changed. */
   /**
    * The best relevance of the question's parts: the question without its values, and each of its clauses
    * ({@link QuestionValues#clauses}); 0 when it has neither.
