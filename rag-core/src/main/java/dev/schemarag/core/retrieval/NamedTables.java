@@ -42,7 +42,11 @@ final class NamedTables {
   /** Per sampled value (as stems), how many tables hold it: a value names its table only when no other holds it. */
   private final PMap<List<String>, Integer> valueTables;
 
-  private record Role(List<String> phrase, String target) {}
+  /**
+   * A foreign key column read as a role: its words as stems ("sales rep"), the table it points at, and whether it
+   * says who did something ({@code approved_by}).
+   */
+  private record Role(List<String> phrase, String target, boolean agent) {}
 
   /** A column name as stems, and its normalized form (the key of the column statistics). */
   private record ColumnPhrase(String normalized, List<String> stems) {}
@@ -144,7 +148,7 @@ final class NamedTables {
         words.removeIf(w -> w.equals("id"));
         List<String> stems = SchemaAnalyzer.stems(String.join(" ", words));
         if (!stems.isEmpty()) {
-          r.add(new Role(stems, fk.toTable()));
+          r.add(new Role(stems, fk.toTable(), !words.isEmpty() && words.get(words.size() - 1).equals("by")));
         }
       }
     }
@@ -332,14 +336,20 @@ final class NamedTables {
 
   /**
    * Tables a packet table points at in a role the question names: "sales rep" names
-   * {@code sales.orders.sales_rep_id}, so the employees it references join the packet.
+   * {@code sales.orders.sales_rep_id}, so the employees it references join the packet. A role that
+   * says who did something ({@code approved_by}, {@code received_by}: its last word is "by") counts only
+   * for a question that asks who ({@link #asksForPerson}): "goods received per warehouse" and "journal
+   * postings" say the verb and ask for the goods and the postings, not for who received or posted them.
+   *
+   * @param question the question's stems
+   * @param asksForPerson whether the question asks who
    */
-  Set<String> referencedByRole(List<String> question, Iterable<String> packet) {
+  Set<String> referencedByRole(List<String> question, Iterable<String> packet, boolean asksForPerson) {
     Set<String> out = new LinkedHashSet<>();
     for (String t : packet) {
       Names n = byTable.get(t);
       for (Role r : n == null ? List.<Role>of() : n.roles()) {
-        if (containsPhrase(question, r.phrase())) {
+        if ((asksForPerson || !r.agent()) && containsPhrase(question, r.phrase())) {
           out.add(r.target());
         }
       }
@@ -395,6 +405,11 @@ final class NamedTables {
           .ifPresent(out::add);
     }
     return out;
+  }
+
+  /** Whether the question asks who (not a relative "who"). */
+  static boolean asksForPerson(String question) {
+    return withoutRelativePronouns(question).stream().anyMatch(PERSON_CUES::contains);
   }
 
   private static final Pattern WORD_OR_MARK = Pattern.compile("\\p{L}+|[,;:?!.()\"“”]");

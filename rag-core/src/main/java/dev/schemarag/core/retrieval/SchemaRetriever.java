@@ -365,7 +365,7 @@ public final class SchemaRetriever {
     }
     // A role the question names ("sales rep") brings the table the role points at; a question that
     // asks who, for a name, or per/by something brings the lookup that names the leading tables' rows.
-    Set<String> lookups = new LinkedHashSet<>(index.named.referencedByRole(stems, new ArrayList<>(inPacket)));
+    Set<String> lookups = new LinkedHashSet<>(index.named.referencedByRole(stems, new ArrayList<>(inPacket), NamedTables.asksForPerson(question)));
     Set<String> subjects = new LinkedHashSet<>();
     chosen.stream().limit(LEADING).forEach(e -> subjects.add(e.table));
     namedKept.forEach(e -> subjects.add(e.table));

@@ -162,8 +162,21 @@ class PacketCompletionTest {
   @Test
   void aRoleTheQuestionNamesBringsTheTableItPointsAt() {
     NamedTables n = named(erp());
-    assertThat(n.referencedByRole(stems("revenue per sales rep"), List.of("sales.orders"))).containsExactly("hr.employees");
-    assertThat(n.referencedByRole(stems("revenue per month"), List.of("sales.orders"))).isEmpty();
+    assertThat(n.referencedByRole(stems("revenue per sales rep"), List.of("sales.orders"), false)).containsExactly("hr.employees");
+    assertThat(n.referencedByRole(stems("revenue per month"), List.of("sales.orders"), false)).isEmpty();
+  }
+
+  @Test
+  void aRoleOfWhoDidSomethingCountsOnlyWhenTheQuestionAsksWho() {
+    NamedTables n = named(erp());
+    String asks = "Who approved the most leave requests?";
+    assertThat(NamedTables.asksForPerson(asks)).isTrue();
+    assertThat(n.referencedByRole(stems(asks), List.of("hr.leave_requests"), true)).containsExactly("hr.employees");
+    // The verb alone asks for the requests, and a relative "who" asks for no one.
+    String says = "How many leave requests were approved in March?";
+    assertThat(NamedTables.asksForPerson(says)).isFalse();
+    assertThat(n.referencedByRole(stems(says), List.of("hr.leave_requests"), false)).isEmpty();
+    assertThat(NamedTables.asksForPerson("the requests of employees who were approved twice")).isFalse();
   }
 
   @Test
