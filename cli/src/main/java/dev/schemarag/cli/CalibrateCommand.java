@@ -25,8 +25,8 @@ import picocli.CommandLine.ParentCommand;
  * {@code ./schemarag calibrate}: where the relevance gate of the configured embedding model belongs.
  * Every question of the calibration sets (spider-union and bird-union dev, the sample ERP database's
  * in-scope and off-topic sets, and its questions that name values) is retrieved with the gate forced
- * shut, so that each one's full relevance is measured; then every gate from 0.20 to 0.95 (models differ in their cosine range: E5
- * and BGE sit higher than MiniLM) is scored by the share of in-scope questions of each set it would
+ * shut, so that each one's full relevance is measured; then every gate from 0.20 to 0.95 (models
+ * differ in their cosine range: E5 and BGE sit higher than MiniLM) is scored by the share of in-scope questions of each set it would
  * refuse and the share of off-topic questions it would refuse. The chosen gate refuses the most
  * off-topic questions while refusing at most {@code --max-in-scope-refused} of every in-scope set;
  * of gates that refuse as many, the lowest.

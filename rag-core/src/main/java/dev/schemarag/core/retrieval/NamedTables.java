@@ -148,7 +148,7 @@ final class NamedTables {
         words.removeIf(w -> w.equals("id"));
         List<String> stems = SchemaAnalyzer.stems(String.join(" ", words));
         if (!stems.isEmpty()) {
-          r.add(new Role(stems, fk.toTable(), !words.isEmpty() && words.get(words.size() - 1).equals("by")));
+          r.add(new Role(stems, fk.toTable(), words.get(words.size() - 1).equals("by")));
         }
       }
     }
@@ -389,8 +389,7 @@ final class NamedTables {
     for (String t : tables) {
       if (asksWhere && leading) {
         // A place is a row of its own with a name: the leading table's place is the target not in the packet yet.
-        model.outgoing(t).stream().map(fk -> fk.toTable()).filter(n -> withNames(n) && !packet.contains(n)).distinct()
-            .max(java.util.Comparator.comparingDouble(n -> relevance.getOrDefault(n, 0.0))).ifPresent(out::add);
+        namedTargetsOutside(t, packet).max(java.util.Comparator.comparingDouble(n -> relevance.getOrDefault(n, 0.0))).ifPresent(out::add);
       }
       leading = false;
       if (withNames(t) || (!asksForPerson && (!asksForNames || namesAnotherTable(stems, said, t, packet))
@@ -398,13 +397,17 @@ final class NamedTables {
         continue;
       }
       Set<String> glossed = byTable.get(t) == null ? Set.of() : byTable.get(t).glossed();
-      model.outgoing(t).stream().map(fk -> fk.toTable()).filter(n -> withNames(n) && !packet.contains(n)).distinct()
-          .max(java.util.Comparator.comparing((String n) -> glossed.contains(n))
+      namedTargetsOutside(t, packet).max(java.util.Comparator.comparing((String n) -> glossed.contains(n))
               .thenComparingInt(n -> asksForPerson ? model.incoming(n).size() : 0)
               .thenComparingDouble(n -> relevance.getOrDefault(n, 0.0)))
           .ifPresent(out::add);
     }
     return out;
+  }
+
+  /** The tables with names of their own that {@code table} points at and the packet does not hold: its lookups and places. */
+  private java.util.stream.Stream<String> namedTargetsOutside(String table, Set<String> packet) {
+    return model.outgoing(table).stream().map(fk -> fk.toTable()).filter(n -> withNames(n) && !packet.contains(n)).distinct();
   }
 
   /** Whether the question asks who (not a relative "who"). */
