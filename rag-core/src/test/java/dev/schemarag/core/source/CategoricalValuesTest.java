@@ -2,6 +2,7 @@ package dev.schemarag.core.source;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -25,7 +26,40 @@ class CategoricalValuesTest {
   }
 
   @Test
-  void moreDistinctValuesThanTheCapShowNone() {
+  void aManyValuedColumnShowsTheWordsThatSortItsValuesIntoKindsAsPatterns() {
+    List<String> products = new ArrayList<>();
+    for (int i = 1; i <= 60; i++) {
+      products.add(List.of("Laptop", "Router", "Headset").get(i % 3) + " model " + i);
+    }
+    products.add("Webcam model 61");
+    // "model" is in every name (the column's format), "Webcam" in one (a row, not a kind).
+    assertThat(CategoricalValues.pick(-1, 5000, List.of(), products, 10)).containsExactly("%Router%", "%Headset%", "%Laptop%");
+    assertThat(CategoricalValues.pick(-1, 5000, List.of(), products, 2)).containsExactly("%Router%", "%Headset%");
+    List<String> emails = new ArrayList<>();
+    List<String> notes = new ArrayList<>();
+    for (int i = 1; i <= 60; i++) {
+      emails.add("employee" + i + "@example.com");
+      notes.add("Hello team, please look at order " + i + " again when you find the time for it");
+    }
+    assertThat(CategoricalValues.pick(-1, 5000, List.of(), emails, 10)).isEmpty();
+    assertThat(CategoricalValues.pick(-1, 5000, List.of(), notes, 10)).isEmpty();
+  }
+
+  @Test
+  void theWordsThatBeginValuesComeBeforeMoreFrequentOnes() {
+    List<String> companies = new ArrayList<>();
+    for (String company : List.of("Acme GmbH", "Wayne GmbH", "Hooli Inc", "Stark Inc", "Tyrell Lda")) {
+      for (int i = 1; i <= 8; i++) {
+        companies.add(company + " " + i);
+      }
+    }
+    // The legal forms are in more names (GmbH and Inc in 16 of 40) but say less than the brands (8 each).
+    assertThat(CategoricalValues.pick(-1, 5000, List.of(), companies, 5)).containsExactly("%Acme%", "%Wayne%", "%Hooli%", "%Stark%", "%Tyrell%");
+    assertThat(CategoricalValues.pick(-1, 5000, List.of(), companies, 10)).endsWith("%GmbH%", "%Inc%", "%Lda%");
+  }
+
+  @Test
+  void moreDistinctValuesThanTheCapShowNoValue() {
     assertThat(CategoricalValues.pick(CategoricalValues.MAX_DISTINCT + 1, 10_000, List.of("a value"), List.of(), 10)).isEmpty();
     assertThat(CategoricalValues.pick(CategoricalValues.MAX_DISTINCT, 10_000, List.of("a value"), List.of(), 10)).containsExactly("a value");
   }

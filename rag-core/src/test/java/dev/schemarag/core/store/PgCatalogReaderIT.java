@@ -55,11 +55,11 @@ class PgCatalogReaderIT {
       s.execute("CREATE SCHEMA " + schema);
       s.execute("CREATE TYPE " + schema + ".mood AS ENUM ('calm', 'angry')");
       s.execute("CREATE TABLE " + schema + ".tickets (ticket_id int PRIMARY KEY, priority text, mood " + schema + ".mood,"
-          + " email text, code text, seats int)");
-      // 300 tickets: four priorities (urgent the most common), an e-mail each, codes, few seat counts.
+          + " email text, code text, seats int, device text)");
+      // 300 tickets: four priorities (urgent the most common), an e-mail each, codes, few seat counts, a device each.
       s.execute("INSERT INTO " + schema + ".tickets SELECT i, CASE WHEN i % 2 = 0 THEN 'urgent' ELSE (ARRAY['high','normal','low'])[1 + i % 3] END,"
-          + " (CASE WHEN i % 3 = 0 THEN 'angry' ELSE 'calm' END)::" + schema + ".mood, 'user' || i || '@example.com', 'T-' || (i % 5), i % 4"
-          + " FROM generate_series(1, 300) AS i");
+          + " (CASE WHEN i % 3 = 0 THEN 'angry' ELSE 'calm' END)::" + schema + ".mood, 'user' || i || '@example.com', 'T-' || (i % 5), i % 4,"
+          + " (ARRAY['Laptop','Router','Headset'])[1 + i % 3] || ' model ' || i FROM generate_series(1, 300) AS i");
     }
     PgCatalogReader reader = new PgCatalogReader(db, 10);
     // Never analyzed: no statistics, so no values, and no scan of the table to find them.
@@ -74,6 +74,7 @@ class PgCatalogReaderIT {
     assertThat(tickets.column("email").orElseThrow().values()).as("every row distinct: not a category").isEmpty();
     assertThat(tickets.column("code").orElseThrow().values()).as("codes say nothing").isEmpty();
     assertThat(tickets.column("seats").orElseThrow().values()).as("numbers are not read").isEmpty();
+    assertThat(tickets.column("device").orElseThrow().values()).as("every row distinct, of three kinds").containsExactlyInAnyOrder("%Laptop%", "%Router%", "%Headset%");
     assertThat(new PgCatalogReader(db, 2).read("erp", List.of(schema)).table(schema + ".tickets").orElseThrow()
         .column("priority").orElseThrow().values()).hasSize(2).startsWith("urgent");
     assertThat(new PgCatalogReader(db).read("erp", List.of(schema)).table(schema + ".tickets").orElseThrow().columns())
