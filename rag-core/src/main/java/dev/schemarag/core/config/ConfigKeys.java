@@ -36,7 +36,7 @@ public final class ConfigKeys {
   public static final ConfigKey CATALOG_SCHEMAS = new ConfigKey("catalog.schemas", "public",
       "comma-separated schemas of the monitored database that are indexed");
   public static final ConfigKey CATALOG_COLUMN_VALUES = new ConfigKey("catalog.column.values", "10",
-      "common values indexed at most per categorical text column (50 distinct values or fewer), read from the planner's statistics (pg_stats) when a table is snapshotted; 0 = none");
+      "common values indexed at most per categorical text column (50 distinct values or fewer), or words of kinds (as LIKE patterns) per column of more, read from the planner's statistics (pg_stats) when a table is snapshotted; 0 = none");
   public static final ConfigKey CATALOG_COLUMN_VALUES_REFRESH_MS = new ConfigKey("catalog.column.values.refresh.ms", "600000",
       "how often the ingest service reads the statistics again and snapshots anew the tables whose column values moved (data changes no DDL announces); 0 = only when a DDL or COMMENT snapshots a table");
   public static final ConfigKey QUERY_GROUP = new ConfigKey("query.group.id", "schemarag-query",
