@@ -49,7 +49,7 @@ final class CalibrateCommand implements Callable<Integer> {
   Path jsonFile;
 
   /** One question's measured relevance. */
-  record Measured(String set, boolean inScope, double relevance, boolean namesValue) {}
+  record Measured(String set, boolean inScope, double relevance, boolean namesValue, boolean wordless) {}
 
   @Override
   public Integer call() throws Exception {
@@ -133,7 +133,7 @@ final class CalibrateCommand implements Callable<Integer> {
         for (BenchQuestion q : questions) {
           Map<String, Long> metrics = retriever.retrieve(q.question()).metrics();
           out.add(new Measured(set, !q.goldTables().isEmpty(), metrics.getOrDefault("relevance_milli", 0L) / 1000.0,
-              metrics.getOrDefault("names_value", 0L) == 1));
+              metrics.getOrDefault("names_value", 0L) == 1, metrics.getOrDefault("wordless", 0L) == 1));
           pb.step();
         }
       }
@@ -143,7 +143,7 @@ final class CalibrateCommand implements Callable<Integer> {
   /** Share of the in-scope questions of {@code set} (or of all off-topic questions) the gate refuses. */
   private static double refusedShare(List<Measured> measured, String set, boolean inScope, double gate) {
     List<Measured> of = measured.stream().filter(m -> m.inScope() == inScope && (set == null || m.set().equals(set))).toList();
-    return of.isEmpty() ? 0 : (double) of.stream().filter(m -> RelevanceGate.refuses(m.relevance(), m.namesValue(), gate)).count() / of.size();
+    return of.isEmpty() ? 0 : (double) of.stream().filter(m -> m.wordless() || RelevanceGate.refuses(m.relevance(), m.namesValue(), gate)).count() / of.size();
   }
 
   private static double round(double v) {

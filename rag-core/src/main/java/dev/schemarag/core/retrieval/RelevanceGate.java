@@ -76,19 +76,34 @@ public final class RelevanceGate {
    * engineers": {@link NamedTables#namedByValue}) passes from {@link #VALUES_PENALTY} below the gate: the
    * words its vector lacks are the data's, which no table's description says.
    *
+   * A question with no word to search for ({@link #wordless}: "What is 15% of 80?", "please") is refused
+   * whatever its cosine: no table can answer what it does not say, and its vector is that of its framing.
+   *
+   * @param wordless whether the question holds no word to search the schema for ({@link #wordless})
    * @param parts the best relevance of the question's parts (see {@link QuestionValues#parts})
    * @param namesAValue whether the question names a table by such a value; asked only below the gate
    */
-  static Verdict judge(Optional<TableEvidence> closest, double gate, java.util.function.DoubleSupplier parts,
+  static Verdict judge(Optional<TableEvidence> closest, double gate, boolean wordless, java.util.function.DoubleSupplier parts,
                        java.util.function.BooleanSupplier namesAValue) {
     double score = closest.map(RelevanceGate::relevance).orElse(0.0);
+    if (gate > 0 && wordless) {
+      return new Verdict(score, false, Optional.of(new SchemaContextPacket.Refusal(closest.map(TableEvidence::table), score, gate, true)));
+    }
     if (gate <= 0 || score >= gate) {
       return new Verdict(score, false, Optional.empty());
     }
     score = Math.max(score, parts.getAsDouble() - VALUES_PENALTY);
     boolean named = score < gate && namesAValue.getAsBoolean();
     return new Verdict(score, named, refuses(score, named, gate)
-        ? Optional.of(new SchemaContextPacket.Refusal(closest.map(TableEvidence::table), score, gate)) : Optional.empty());
+        ? Optional.of(new SchemaContextPacket.Refusal(closest.map(TableEvidence::table), score, gate, false)) : Optional.empty());
+  }
+
+  /**
+   * Whether the question holds no word to search the schema for: of its searchable stems (stop words and the
+   * words that frame a question, "what", "please", left out by {@code SchemaAnalyzer}), none has a letter.
+   */
+  static boolean wordless(List<String> stems) {
+    return stems.stream().noneMatch(w -> w.chars().anyMatch(Character::isLetter));
   }
 
   /**

@@ -41,12 +41,19 @@ public record SchemaContextPacket(String databaseId, String question, List<Packe
    * @param score its relevance (best cosine of its chunks)
    * @param gate the gate it missed
    */
-  public record Refusal(Optional<String> closestTable, double score, double gate) {
+  /**
+   * Why a question got an empty packet: the closest table and its relevance below the gate, or a question with no
+   * word to search for ({@code wordless}: numbers, signs, "please").
+   */
+  public record Refusal(Optional<String> closestTable, double score, double gate, boolean wordless) {
 
     /** Names the closest table and its score, and nothing else of the schema. */
     public String message() {
-      return String.format(java.util.Locale.ROOT, "no table of this database fits the question: the closest, %s, scores %.2f, below the relevance gate %.2f",
-          closestTable.orElse("(none)"), score, gate);
+      return wordless
+          ? String.format(java.util.Locale.ROOT, "no table of this database fits the question: it holds no word to search the schema for"
+              + " (only numbers, signs or words such as 'what' and 'please'); the closest table, %s, scores %.2f", closestTable.orElse("(none)"), score)
+          : String.format(java.util.Locale.ROOT, "no table of this database fits the question: the closest, %s, scores %.2f, below the relevance gate %.2f",
+              closestTable.orElse("(none)"), score, gate);
     }
   }
 

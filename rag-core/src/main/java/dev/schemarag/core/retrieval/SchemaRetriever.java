@@ -174,12 +174,14 @@ public final class SchemaRetriever {
     int phraseAdded = 0;
     int bridgesAdded = 0;
     Optional<TableEvidence> closest = RelevanceGate.closest(ranked);
-    RelevanceGate.Verdict verdict = RelevanceGate.judge(closest, s.relevanceGate(), () -> relevanceOfParts(question),
+    RelevanceGate.Verdict verdict = RelevanceGate.judge(closest, s.relevanceGate(), RelevanceGate.wordless(SchemaAnalyzer.stems(question)),
+        () -> relevanceOfParts(question),
         () -> !index.named.namedByValue(SchemaAnalyzer.stems(question), ranked.stream().map(e -> e.table).toList(), index.lexical::heldElsewhere,
             RelevanceGate.NAMED_VALUE_WORDS).isEmpty());
     Optional<SchemaContextPacket.Refusal> refusal = verdict.refusal();
     metrics.put("relevance_milli", Math.round(verdict.relevance() * 1000));
     metrics.put("names_value", verdict.namesAValue() ? 1L : 0L);
+    metrics.put("wordless", refusal.map(SchemaContextPacket.Refusal::wordless).orElse(false) ? 1L : 0L);
     if (refusal.isPresent()) {
       time.lap("size");
     } else if (model.size() < s.smallSchemaTables() || ranked.isEmpty()) {

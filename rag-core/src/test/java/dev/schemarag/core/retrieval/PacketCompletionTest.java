@@ -385,15 +385,15 @@ class PacketCompletionTest {
     plans.denseTable = 0.33;
     Optional<TableEvidence> closest = RelevanceGate.closest(List.of(plans));
     java.util.concurrent.atomic.AtomicInteger asked = new java.util.concurrent.atomic.AtomicInteger();
-    RelevanceGate.Verdict named = RelevanceGate.judge(closest, 0.36, () -> 0.0, () -> asked.incrementAndGet() > 0);
+    RelevanceGate.Verdict named = RelevanceGate.judge(closest, 0.36, false, () -> 0.0, () -> asked.incrementAndGet() > 0);
     assertThat(named.refusal()).isEmpty();
     assertThat(named.namesAValue()).isTrue();
-    assertThat(RelevanceGate.judge(closest, 0.36, () -> 0.0, () -> false).refusal()).isPresent();
+    assertThat(RelevanceGate.judge(closest, 0.36, false, () -> 0.0, () -> false).refusal()).isPresent();
     // Further below the gate than the values penalty, a value does not help.
-    assertThat(RelevanceGate.judge(closest, 0.40, () -> 0.0, () -> true).refusal()).isPresent();
+    assertThat(RelevanceGate.judge(closest, 0.40, false, () -> 0.0, () -> true).refusal()).isPresent();
     // Above the gate the value is not asked for.
     asked.set(0);
-    assertThat(RelevanceGate.judge(closest, 0.30, () -> 0.0, () -> asked.incrementAndGet() > 0).namesAValue()).isFalse();
+    assertThat(RelevanceGate.judge(closest, 0.30, false, () -> 0.0, () -> asked.incrementAndGet() > 0).namesAValue()).isFalse();
     assertThat(asked).hasValue(0);
     // Calibration counts refusals by the same rule.
     assertThat(RelevanceGate.refuses(0.33, true, 0.36)).isFalse();
@@ -431,14 +431,32 @@ class PacketCompletionTest {
     weather.denseTable = 0.28;
     TableEvidence trips = new TableEvidence("bike.trips");
     trips.denseColumns.add(new TableEvidence.ColumnHit("duration", 0.22, 1));
-    Optional<SchemaContextPacket.Refusal> r = RelevanceGate.judge(RelevanceGate.closest(List.of(trips, weather)), 0.35, () -> 0.0, () -> false).refusal();
+    Optional<SchemaContextPacket.Refusal> r = RelevanceGate.judge(RelevanceGate.closest(List.of(trips, weather)), 0.35, false, () -> 0.0, () -> false).refusal();
     assertThat(r).isPresent();
     assertThat(r.get().message()).contains("bike.weather").contains("0.28").contains("0.35");
     // A column's evidence counts as much as the table's own.
     trips.denseColumns.add(new TableEvidence.ColumnHit("start_station", 0.4, 1));
-    assertThat(RelevanceGate.judge(RelevanceGate.closest(List.of(trips, weather)), 0.35, () -> 0.0, () -> false).refusal()).isEmpty();
+    assertThat(RelevanceGate.judge(RelevanceGate.closest(List.of(trips, weather)), 0.35, false, () -> 0.0, () -> false).refusal()).isEmpty();
     // No gate, no refusal.
-    assertThat(RelevanceGate.judge(Optional.empty(), 0, () -> 0.0, () -> false).refusal()).isEmpty();
+    assertThat(RelevanceGate.judge(Optional.empty(), 0, false, () -> 0.0, () -> false).refusal()).isEmpty();
+  }
+
+  @Test
+  void aQuestionWithNoWordToSearchForIsRefusedWhateverItsCosine() {
+    assertThat(RelevanceGate.wordless(stems("What is 15% of 80?"))).isTrue();
+    assertThat(RelevanceGate.wordless(stems("please, what?"))).isTrue();
+    assertThat(RelevanceGate.wordless(stems("orders in 2024"))).isFalse();
+    assertThat(RelevanceGate.wordless(stems("Какая сегодня погода в Москве?"))).as("words of another script are words").isFalse();
+    TableEvidence budgets = new TableEvidence("finance.budgets");
+    budgets.denseTable = 0.39;
+    Optional<TableEvidence> closest = RelevanceGate.closest(List.of(budgets));
+    RelevanceGate.Verdict v = RelevanceGate.judge(closest, 0.36, true, () -> 0.0, () -> true);
+    assertThat(v.refusal()).isPresent();
+    assertThat(v.refusal().get().wordless()).isTrue();
+    assertThat(v.refusal().get().message()).contains("no word to search").contains("finance.budgets").contains("0.39");
+    assertThat(RelevanceGate.judge(closest, 0.36, false, () -> 0.0, () -> false).refusal()).isEmpty();
+    // No gate, no refusal.
+    assertThat(RelevanceGate.judge(closest, 0, true, () -> 0.0, () -> false).refusal()).isEmpty();
   }
 
   @Test
@@ -447,16 +465,16 @@ class PacketCompletionTest {
     TableEvidence locations = new TableEvidence("hr.locations");
     locations.denseTable = 0.25;
     locations.denseColumns.add(new TableEvidence.ColumnHit("timezone", 0.37, 1, true));
-    RelevanceGate.Verdict v = RelevanceGate.judge(RelevanceGate.closest(List.of(locations)), 0.36, () -> 0.0, () -> false);
+    RelevanceGate.Verdict v = RelevanceGate.judge(RelevanceGate.closest(List.of(locations)), 0.36, false, () -> 0.0, () -> false);
     assertThat(v.refusal()).isPresent();
     assertThat(v.relevance()).isCloseTo(0.37 - RelevanceGate.SAMPLED_PENALTY, org.assertj.core.api.Assertions.within(1e-9));
     assertThat(v.refusal().get().message()).contains("hr.locations").contains("0.34");
     // The same cosine from what the schema says of the column passes, and so does a value that is much closer.
     locations.denseColumns.add(new TableEvidence.ColumnHit("city", 0.37, 1));
-    assertThat(RelevanceGate.judge(RelevanceGate.closest(List.of(locations)), 0.36, () -> 0.0, () -> false).refusal()).isEmpty();
+    assertThat(RelevanceGate.judge(RelevanceGate.closest(List.of(locations)), 0.36, false, () -> 0.0, () -> false).refusal()).isEmpty();
     TableEvidence categories = new TableEvidence("inventory.product_categories");
     categories.denseColumns.add(new TableEvidence.ColumnHit("name", 0.40, 1, true));
-    assertThat(RelevanceGate.judge(RelevanceGate.closest(List.of(categories)), 0.36, () -> 0.0, () -> false).refusal()).isEmpty();
+    assertThat(RelevanceGate.judge(RelevanceGate.closest(List.of(categories)), 0.36, false, () -> 0.0, () -> false).refusal()).isEmpty();
   }
 
   @Test
@@ -464,16 +482,16 @@ class PacketCompletionTest {
     TableEvidence people = new TableEvidence("people");
     people.denseTable = 0.30;
     int[] asked = {0};
-    RelevanceGate.Verdict v = RelevanceGate.judge(Optional.of(people), 0.35, () -> {
+    RelevanceGate.Verdict v = RelevanceGate.judge(Optional.of(people), 0.35, false, () -> {
       asked[0]++;
       return 0.45;
     }, () -> false);
     assertThat(v.refusal()).isEmpty();
     assertThat(v.relevance()).isCloseTo(0.45 - RelevanceGate.VALUES_PENALTY, org.assertj.core.api.Assertions.within(1e-9));
     assertThat(asked[0]).isEqualTo(1);
-    assertThat(RelevanceGate.judge(Optional.of(people), 0.35, () -> 0.40, () -> false).refusal()).isPresent();
+    assertThat(RelevanceGate.judge(Optional.of(people), 0.35, false, () -> 0.40, () -> false).refusal()).isPresent();
     people.denseTable = 0.5;
-    RelevanceGate.judge(Optional.of(people), 0.35, () -> {
+    RelevanceGate.judge(Optional.of(people), 0.35, false, () -> {
       asked[0]++;
       return 0;
     }, () -> false);
