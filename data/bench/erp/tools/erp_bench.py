@@ -4,14 +4,15 @@
   build: reads questions.src and offtopic.src (next to this script), runs every gold SQL on the
          database, derives gold_tables and gold_columns from EXPLAIN (VERBOSE, FORMAT JSON) and
          writes ../questions.jsonl and ../offtopic.jsonl; then does the same for values.src
-         (questions that name data values) into ../values.jsonl, ids erp-val-NNN, and for the held-out
-         set holdout.src and holdout_offtopic.src into ../holdout.jsonl (in-scope rows erp-hold-NNN
-         first, then off-topic rows erp-hold-off-NNN).
+         (questions that name data values) into ../values.jsonl, ids erp-val-NNN, and for each held-out
+         set: holdout.src and holdout_offtopic.src into ../holdout.jsonl (in-scope rows erp-hold-NNN
+         first, then off-topic rows erp-hold-off-NNN), then holdout2.src and holdout2_offtopic.src
+         into ../holdout2.jsonl (erp-h2-NNN, then erp-h2-off-NNN).
   check: reads the .jsonl files, runs every gold SQL again, re-derives the gold sets and fails
          on any difference, on a column missing from information_schema.columns, on a gold table
          not named in the SQL, on columns read from the SQL text that differ from the plan's, or on
          a malformed off-topic row; then prints the counts (values.jsonl after the other two, then
-         holdout.jsonl).
+         holdout.jsonl and holdout2.jsonl).
 
 The database must hold data/schemas/erp (schema.sql then data.sql). Connection: --url with a
 JDBC or postgresql:// URL, else the usual PGHOST/PGPORT/PGUSER/PGDATABASE environment.
@@ -357,7 +358,10 @@ def build(db, args):
     print("\n".join(lines))
     print("tables never gold: " + ", ".join(t for t in catalog if t not in used))
     failures += build_values(db, args, catalog, questions + off)
-    failures += build_holdout(db, args, catalog, questions + off + read_jsonl(VALUES_JSONL))
+    others = questions + off + read_jsonl(VALUES_JSONL)
+    for held in HELD_OUT_SETS:
+        failures += build_holdout(db, args, catalog, others, held)
+        others = others + read_jsonl(held.jsonl)
     if failures:
         print("%d problems" % failures, file=sys.stderr)
         return 1
@@ -417,8 +421,13 @@ def check_values(db, catalog, other_ids):
     return failures
 
 
-HOLDOUT_SRC, HOLDOUT_OFFTOPIC_SRC, HOLDOUT_JSONL = "holdout.src", "holdout_offtopic.src", "holdout.jsonl"
-HOLDOUT_PREFIX, HOLDOUT_OFFTOPIC_PREFIX = "erp-hold-", "erp-hold-off-"
+# Held-out sets, each written blind: in-scope source, off-topic source, output file and the two id prefixes.
+# build writes and check checks them in this order, after values.jsonl.
+HeldOut = collections.namedtuple("HeldOut", "src offtopic_src jsonl prefix offtopic_prefix")
+HELD_OUT_SETS = (
+    HeldOut("holdout.src", "holdout_offtopic.src", "holdout.jsonl", "erp-hold-", "erp-hold-off-"),
+    HeldOut("holdout2.src", "holdout2_offtopic.src", "holdout2.jsonl", "erp-h2-", "erp-h2-off-"),
+)
 
 
 def malformed_offtopic(q):
@@ -426,50 +435,51 @@ def malformed_offtopic(q):
             or q.get("category") not in OFFTOPIC_CATEGORIES or not q.get("question") or q.get("db_id") != "erp")
 
 
-def build_holdout(db, args, catalog, others):
-    """holdout.src + holdout_offtopic.src -> ../holdout.jsonl (held-out set); returns the number of problems."""
-    src = read_src(os.path.join(HERE, HOLDOUT_SRC))
-    questions, failures, rows = build_questions(db, args, catalog, src, HOLDOUT_PREFIX)
+def build_holdout(db, args, catalog, others, held):
+    """held.src + held.offtopic_src -> ../held.jsonl (a held-out set); returns the number of problems."""
+    src = read_src(os.path.join(HERE, held.src))
+    questions, failures, rows = build_questions(db, args, catalog, src, held.prefix)
     off = []
-    for i, (cat, text) in enumerate(read_offtopic_src(os.path.join(HERE, HOLDOUT_OFFTOPIC_SRC)), 1):
-        off.append({"id": "%s%03d" % (HOLDOUT_OFFTOPIC_PREFIX, i), "db_id": "erp", "question": text, "gold_sql": None,
+    for i, (cat, text) in enumerate(read_offtopic_src(os.path.join(HERE, held.offtopic_src)), 1):
+        off.append({"id": "%s%03d" % (held.offtopic_prefix, i), "db_id": "erp", "question": text, "gold_sql": None,
                     "gold_tables": [], "gold_columns": [], "category": cat})
     failures += duplicate_questions(questions + off, others)
-    write_jsonl(HOLDOUT_JSONL, questions + off)
+    write_jsonl(held.jsonl, questions + off)
     lines, used = stats(questions, off, rows)
-    print("\n%s:" % HOLDOUT_JSONL)
+    print("\n%s:" % held.jsonl)
     print("\n".join(lines))
     print("tables never gold: " + ", ".join(t for t in catalog if t not in used))
     return failures
 
 
-def check_holdout(db, catalog, other_ids):
-    """Checks ../holdout.jsonl with the rules of questions.jsonl and offtopic.jsonl and prints its counts;
-    returns its problems."""
-    rows_in = read_jsonl(HOLDOUT_JSONL)
+def check_holdout(db, catalog, other_ids, held):
+    """Checks ../held.jsonl (a held-out set) with the rules of questions.jsonl and offtopic.jsonl and prints its
+    counts; returns its problems."""
+    rows_in = read_jsonl(held.jsonl)
     questions = [q for q in rows_in if q.get("gold_sql") is not None]
     offtopic = [q for q in rows_in if q.get("gold_sql") is None]
     failures, rows = check_questions(db, catalog, questions)
     if rows_in != questions + offtopic:
-        print("%s: in-scope rows must come before the off-topic rows" % HOLDOUT_JSONL, file=sys.stderr)
+        print("%s: in-scope rows must come before the off-topic rows" % held.jsonl, file=sys.stderr)
         failures += 1
     for q in offtopic:
         if malformed_offtopic(q):
             print("%s: malformed off-topic row" % q.get("id"), file=sys.stderr)
             failures += 1
-    bad = [q["id"] for q in questions if not re.fullmatch(re.escape(HOLDOUT_PREFIX) + r"\d{3}", q["id"])]
-    bad += [q.get("id") for q in offtopic if not re.fullmatch(re.escape(HOLDOUT_OFFTOPIC_PREFIX) + r"\d{3}", q.get("id") or "")]
+    bad = [q["id"] for q in questions if not re.fullmatch(re.escape(held.prefix) + r"\d{3}", q["id"])]
+    bad += [q.get("id") for q in offtopic if not re.fullmatch(re.escape(held.offtopic_prefix) + r"\d{3}", q.get("id") or "")]
     if bad:
-        print("holdout ids without the prefix %s / %s: %s" % (HOLDOUT_PREFIX, HOLDOUT_OFFTOPIC_PREFIX, bad), file=sys.stderr)
+        print("%s: ids without the prefix %s / %s: %s" % (held.jsonl, held.prefix, held.offtopic_prefix, bad),
+              file=sys.stderr)
         failures += 1
     ids = [q.get("id") for q in rows_in]
     if len(ids) != len(set(ids)) or set(ids) & set(other_ids):
-        print("duplicate ids in %s" % HOLDOUT_JSONL, file=sys.stderr)
+        print("duplicate ids in %s" % held.jsonl, file=sys.stderr)
         failures += 1
     lines, _ = stats(questions, offtopic, rows)
-    print("\n%s:" % HOLDOUT_JSONL)
+    print("\n%s:" % held.jsonl)
     print("\n".join(lines))
-    print("%s: %s (%d questions with problems)" % (HOLDOUT_JSONL, "FAILED" if failures else "ok", failures))
+    print("%s: %s (%d questions with problems)" % (held.jsonl, "FAILED" if failures else "ok", failures))
     return failures
 
 
@@ -489,7 +499,10 @@ def check(db, args):
     lines, _ = stats(questions, offtopic, rows)
     print("\n".join(lines))
     failures += check_values(db, catalog, ids)
-    failures += check_holdout(db, catalog, ids + [q["id"] for q in read_jsonl(VALUES_JSONL)])
+    ids = ids + [q["id"] for q in read_jsonl(VALUES_JSONL)]
+    for held in HELD_OUT_SETS:
+        failures += check_holdout(db, catalog, ids, held)
+        ids = ids + [q.get("id") for q in read_jsonl(held.jsonl)]
     print("check: %s (%d questions with problems)" % ("FAILED" if failures else "ok", failures))
     return 1 if failures else 0
 
