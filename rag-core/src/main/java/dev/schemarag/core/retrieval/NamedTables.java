@@ -62,7 +62,11 @@ final class NamedTables {
    *     them, in lower case ("ceo": "chief executive officer")
    */
   private record Names(List<List<String>> phrases, List<ColumnPhrase> columns, List<Role> roles, boolean withNames, Set<String> glossed,
-                       Set<List<String>> values, Set<String> plainColumnEnds, Map<String, Set<String>> valueAcronyms) {}
+                       Set<List<String>> values, Set<String> plainColumnEnds, Map<String, Set<String>> valueAcronyms, Set<String> kinds) {}
+
+  /** Where the head of a table's comment ends: "Office sites | where employees work", "Deals | in the sales pipeline". */
+  private static final Pattern HEAD_END = Pattern.compile(
+      "[,;:.(]|\\b(?:where|who|whom|whose|which|that|with|of|for|in|by|from|to|on|at|and|or|we|per)\\b", Pattern.CASE_INSENSITIVE);
 
   /** Words that ask for a person, a name, or a grouping: the answer shows a name from a lookup table. */
   private static final Set<String> NAME_CUES = Set.of("who", "whom", "whose", "which", "name", "names", "per", "each", "by");
@@ -200,8 +204,16 @@ final class NamedTables {
       }
     }
     acronyms.replaceAll((initials, readings) -> Set.copyOf(readings));
+    Set<String> kinds = new java.util.HashSet<>(SchemaAnalyzer.stems(Chunker.localWords(t.name(), t.module())));
+    t.comment().ifPresent(c -> {
+      Matcher end = HEAD_END.matcher(c);
+      List<String> head = SchemaAnalyzer.stems(end.find() ? c.substring(0, end.start()) : c);
+      if (head.size() <= NAME_LIKE_COMMENT) {
+        kinds.addAll(head);
+      }
+    });
     return new Names(List.copyOf(p), List.copyOf(columns), List.copyOf(r), withNames, Set.copyOf(glossed), Set.copyOf(values),
-        Set.copyOf(plainColumnEnds), Map.copyOf(acronyms));
+        Set.copyOf(plainColumnEnds), Map.copyOf(acronyms), Set.copyOf(kinds));
   }
 
   /**
@@ -403,6 +415,43 @@ final class NamedTables {
           .ifPresent(out::add);
     }
     return out;
+  }
+
+  /**
+   * Tables that a grouping of the question names by the kind of rows they hold, among those the given tables point at
+   * and the packet does not hold: "office by office" groups the employees by the table they point at whose comment is
+   * "Office sites where employees work" (the head of a comment, before "where", "of", "in", …, says what a row is; so
+   * does the table's own name). Only a table with names of its own: a grouping shows the names of its groups. A
+   * grouping that a packet table answers (by a column of its own, or by being of that kind itself) or by time brings
+   * none; of several tables of that kind, the most relevant.
+   *
+   * @param tables the packet's leading tables
+   */
+  Set<String> groupedBy(String question, Iterable<String> tables, Set<String> packet, Map<String, Double> relevance) {
+    Set<String> out = new LinkedHashSet<>();
+    for (List<String> g : groupingObjects(withoutRelativePronouns(question))) {
+      if (g.isEmpty() || TIME_UNITS.contains(g.get(0)) || answeredInPacket(g.get(0), packet)) {
+        continue;
+      }
+      java.util.stream.Stream.Builder<String> kind = java.util.stream.Stream.builder();
+      for (String t : tables) {
+        model.outgoing(t).stream().map(fk -> fk.toTable()).filter(n -> !packet.contains(n) && !out.contains(n))
+            .filter(n -> withNames(n) && byTable.get(n).kinds().contains(g.get(0))).forEach(kind::add);
+      }
+      kind.build().distinct().max(java.util.Comparator.comparingDouble(n -> relevance.getOrDefault(n, 0.0))).ifPresent(out::add);
+    }
+    return out;
+  }
+
+  /** Whether a packet table answers a grouping by this word: a column of its own ends with it, or its rows are of that kind. */
+  private boolean answeredInPacket(String word, Set<String> packet) {
+    for (String t : packet) {
+      Names n = byTable.get(t);
+      if (n != null && (n.plainColumnEnds().contains(word) || n.kinds().contains(word))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The tables with names of their own that {@code table} points at and the packet does not hold: its lookups and places. */

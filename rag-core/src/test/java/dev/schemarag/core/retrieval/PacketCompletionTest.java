@@ -81,6 +81,31 @@ class PacketCompletionTest {
         .containsExactly("hr.employees");
   }
 
+  @Test
+  void aGroupingByTheKindOfRowsATargetHoldsBringsThatTarget() {
+    SchemaModel model = new SchemaModel("erp", List.of(
+        table("hr.employees", "hr", "Everyone employed by the company", "employee_id", "first_name", "location_id", "grade_id", "hire_date"),
+        table("hr.locations", "hr", "Office sites where employees work", "location_id", "name", "city"),
+        table("hr.pay_grades", "hr", "Grades of the salary scale", "grade_id", "min_amount"),
+        table("hr.salaries", "hr", "Base salary history", "salary_id", "employee_id", "amount")),
+        List.of(fk("hr.employees", "location_id", "hr.locations", "location_id"),
+            fk("hr.employees", "grade_id", "hr.pay_grades", "grade_id"),
+            fk("hr.salaries", "employee_id", "hr.employees", "employee_id")));
+    NamedTables n = named(model);
+    Set<String> packet = Set.of("hr.employees", "hr.salaries");
+    Map<String, Double> relevance = Map.of();
+    List<String> leading = List.of("hr.salaries", "hr.employees");
+    // The head of the comment says what a row is: an office.
+    assertThat(n.groupedBy("What's our yearly salary bill at each office?", leading, packet, relevance)).containsExactly("hr.locations");
+    assertThat(n.groupedBy("average tenure, office by office", leading, packet, relevance)).containsExactly("hr.locations");
+    // By time, by a kind no target is ("city" is a column of the offices, not what they are), by a target without names,
+    // or by a kind the packet holds already: none.
+    assertThat(n.groupedBy("salary bill per month", leading, packet, relevance)).isEmpty();
+    assertThat(n.groupedBy("salary bill per city", leading, packet, relevance)).isEmpty();
+    assertThat(n.groupedBy("salary bill per grade", leading, packet, relevance)).isEmpty();
+    assertThat(n.groupedBy("salary bill per office", leading, Set.of("hr.employees", "hr.salaries", "hr.locations"), relevance)).isEmpty();
+  }
+
   private static NamedTables namedWithValues(SchemaModel model, Map<String, List<String>> values) {
     return new NamedTables(model, Map.of(), Map.of(), values);
   }
