@@ -1,5 +1,7 @@
 package dev.schemarag.core.retrieval;
 
+import dev.schemarag.core.search.SchemaAnalyzer;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -8,7 +10,8 @@ import java.util.regex.Pattern;
  * The parts of a question the relevance gate asks before refusing it: its clauses, and the question with
  * its values taken out: quoted strings, numbers and dates, and capitalised names within the sentence
  * ("Where is Amy Firth's hometown?" reads "Where is hometown?"). A question about one named person is
- * still about the schema, but the name dominates its embedding.
+ * still about the schema, but the name dominates its embedding. Last, that question without the words that
+ * frame it ({@link #withoutFraming}).
  */
 final class QuestionValues {
   private QuestionValues() {}
@@ -43,7 +46,8 @@ final class QuestionValues {
 
   /**
    * What the relevance gate asks below the gate, besides the question: its clauses ({@link #clauses}), then the
-   * question without its values ({@link #withoutValues}) when that differs from it.
+   * question without its values ({@link #withoutValues}) when that differs from it, then that without the words that
+   * frame it ({@link #withoutFraming}) when that differs again.
    */
   static List<String> parts(String question) {
     List<String> out = new ArrayList<>(clauses(question));
@@ -51,7 +55,27 @@ final class QuestionValues {
     if (!plain.isBlank() && !plain.equals(question.trim())) {
       out.add(plain);
     }
+    String bare = withoutFraming(plain);
+    if (!bare.isBlank() && !bare.equals(plain) && !bare.equals(question.trim())) {
+      out.add(bare);
+    }
     return out;
+  }
+
+  /**
+   * The question without the words that frame it ({@link SchemaAnalyzer#FRAMING_WORDS}: "how many", "did", "please"): in
+   * a short question they weigh on its vector as much as what it asks ("how many keyboards did customers order in 2024"
+   * scores 0.33, under the gate, where the words it asks about score more).
+   */
+  static String withoutFraming(String question) {
+    StringBuilder out = new StringBuilder();
+    for (String w : question.trim().split("\\s+")) {
+      String letters = w.replaceAll("[^\\p{L}]", "").toLowerCase(java.util.Locale.ROOT);
+      if (!SchemaAnalyzer.FRAMING_WORDS.contains(letters)) {
+        out.append(out.length() == 0 ? "" : " ").append(w);
+      }
+    }
+    return out.toString();
   }
 
   static String withoutValues(String question) {

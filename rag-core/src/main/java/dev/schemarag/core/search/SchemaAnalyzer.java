@@ -19,6 +19,12 @@ import org.apache.lucene.analysis.standard.StandardTokenizer;
  */
 public final class SchemaAnalyzer extends Analyzer {
 
+  /** The words that frame a question (lower case); with Lucene's English stop words, the {@link #STOP_WORDS}. Declared before them, which read it. */
+  public static final java.util.Set<String> FRAMING_WORDS = java.util.Set.of("how", "many", "much", "what", "which", "whether",
+      "i", "me", "my", "you", "your",
+      "am", "do", "does", "did", "can", "could", "would", "should", "were", "been", "being",
+      "please", "tell", "give", "find");
+
   /**
    * Lucene's English stop words and the words a question is framed with: interrogatives ("how many"),
    * auxiliaries, requests and the asker's "I" and "you". A schema rarely says them, so BM25 weighs them as rare terms,
@@ -32,10 +38,7 @@ public final class SchemaAnalyzer extends Analyzer {
 
   private static CharArraySet stopWords() {
     CharArraySet set = new CharArraySet(EnglishAnalyzer.ENGLISH_STOP_WORDS_SET, false);
-    set.addAll(java.util.List.of("how", "many", "much", "what", "which", "whether",
-        "i", "me", "my", "you", "your",
-        "am", "do", "does", "did", "can", "could", "would", "should", "were", "been", "being",
-        "please", "tell", "give", "find"));
+    set.addAll(FRAMING_WORDS);
     return CharArraySet.unmodifiableSet(set);
   }
 

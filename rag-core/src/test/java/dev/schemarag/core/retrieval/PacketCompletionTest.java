@@ -531,6 +531,13 @@ class PacketCompletionTest {
   }
 
   @Test
+  void theWordsThatFrameAQuestionAreTakenOutOfItsBareForm() {
+    assertThat(QuestionValues.withoutFraming("how many keyboards did customers order in")).isEqualTo("keyboards customers order in");
+    assertThat(QuestionValues.withoutFraming("Please tell me: which orders shipped?")).isEqualTo("orders shipped?");
+    assertThat(QuestionValues.withoutFraming("What is the weather in Paris tomorrow?")).isEqualTo("is the weather in Paris tomorrow?");
+  }
+
+  @Test
   void aQuestionOfSeveralClausesIsAlsoAskedClauseByClause() {
     assertThat(QuestionValues.clauses("What does Litware charge per unit for switches, and how fast can they deliver?"))
         .containsExactly("What does Litware charge per unit for switches", "how fast can they deliver");
@@ -538,10 +545,12 @@ class PacketCompletionTest {
     assertThat(QuestionValues.clauses("Who works at the Austin site, and since when?")).containsExactly("Who works at the Austin site");
     assertThat(QuestionValues.clauses("Which warehouses hold the most stock?")).isEmpty();
     assertThat(QuestionValues.clauses("Sales AND returns per month")).containsExactly("returns per month");
-    // The parts: the clauses, then the question without its values when it has any.
+    // The parts: the clauses, then the question without its values when it has any, then that without its framing words.
     assertThat(QuestionValues.parts("docking station lots: which ones go out of date in 2026?"))
-        .containsExactly("docking station lots", "which ones go out of date in 2026", "docking station lots: which ones go out of date in");
-    assertThat(QuestionValues.parts("How many orders did I place?")).isEmpty();
+        .containsExactly("docking station lots", "which ones go out of date in 2026", "docking station lots: which ones go out of date in",
+            "docking station lots: ones go out of date in");
+    assertThat(QuestionValues.parts("How many orders did I place?")).containsExactly("orders place?");
+    assertThat(QuestionValues.parts("orders per month")).isEmpty();
     // A long paste is asked by its first clauses only.
     String paste = "one two three, ".repeat(50) + "and the last one";
     assertThat(QuestionValues.clauses(paste)).hasSize(QuestionValues.MAX_CLAUSES).allMatch("one two three"::equals);
