@@ -423,9 +423,10 @@ final class NamedTables {
    * "Office sites where employees work" (the head of a comment, before "where", "of", "in", …, says what a row is; so
    * does the table's own name). Only a table with names of its own: a grouping shows the names of its groups. A
    * grouping that a packet table answers (by a column of its own, or by being of that kind itself) or by time brings
-   * none; of several tables of that kind, the most relevant.
+   * none; of several tables of that kind, the most relevant. Any packet table's target counts, not only the leading
+   * tables': "which vendors sent us the most bills" groups the vendors' bills, whatever table leads.
    *
-   * @param tables the packet's leading tables
+   * @param tables the packet's tables
    */
   Set<String> groupedBy(String question, Iterable<String> tables, Set<String> packet, Map<String, Double> relevance) {
     Set<String> out = new LinkedHashSet<>();

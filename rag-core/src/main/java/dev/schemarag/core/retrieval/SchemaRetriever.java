@@ -366,13 +366,14 @@ public final class SchemaRetriever {
       }
     }
     // A role the question names ("sales rep") brings the table the role points at; a question that
-    // asks who, for a name, or per/by something brings the lookup that names the leading tables' rows.
+    // asks who, for a name, or per/by something brings the lookup that names the leading tables' rows,
+    // and a grouping by a kind of rows ("office by office") the packet's target of that kind.
     Set<String> lookups = new LinkedHashSet<>(index.named.referencedByRole(stems, new ArrayList<>(inPacket), NamedTables.asksForPerson(question)));
     Set<String> subjects = new LinkedHashSet<>();
     chosen.stream().limit(LEADING).forEach(e -> subjects.add(e.table));
     namedKept.forEach(e -> subjects.add(e.table));
     lookups.addAll(index.named.nameLookups(question, stems, subjects, inPacket, relevance));
-    lookups.addAll(index.named.groupedBy(question, subjects, inPacket, relevance));
+    lookups.addAll(index.named.groupedBy(question, new ArrayList<>(inPacket), inPacket, relevance));
     for (String t : lookups) {
       if (admit.test(t, "named")) {
         namedAdded++;
