@@ -418,24 +418,22 @@ final class NamedTables {
   }
 
   /**
-   * Tables that a grouping of the question names by the kind of rows they hold, among those the given tables point at
-   * and the packet does not hold: "office by office" groups the employees by the table they point at whose comment is
+   * Tables that a grouping of the question names by the kind of rows they hold, among those the packet's tables point
+   * at and the packet does not hold: "office by office" groups the employees by the table they point at whose comment is
    * "Office sites where employees work" (the head of a comment, before "where", "of", "in", …, says what a row is; so
    * does the table's own name). Only a table with names of its own: a grouping shows the names of its groups. A
    * grouping that a packet table answers (by a column of its own, or by being of that kind itself) or by time brings
    * none; of several tables of that kind, the most relevant. Any packet table's target counts, not only the leading
    * tables': "which vendors sent us the most bills" groups the vendors' bills, whatever table leads.
-   *
-   * @param tables the packet's tables
    */
-  Set<String> groupedBy(String question, Iterable<String> tables, Set<String> packet, Map<String, Double> relevance) {
+  Set<String> groupedBy(String question, Set<String> packet, Map<String, Double> relevance) {
     Set<String> out = new LinkedHashSet<>();
     for (List<String> g : groupingObjects(withoutRelativePronouns(question))) {
       if (g.isEmpty() || TIME_UNITS.contains(g.get(0)) || answeredInPacket(g.get(0), packet)) {
         continue;
       }
       java.util.stream.Stream.Builder<String> kind = java.util.stream.Stream.builder();
-      for (String t : tables) {
+      for (String t : packet) {
         model.outgoing(t).stream().map(fk -> fk.toTable()).filter(n -> !packet.contains(n) && !out.contains(n))
             .filter(n -> withNames(n) && byTable.get(n).kinds().contains(g.get(0))).forEach(kind::add);
       }

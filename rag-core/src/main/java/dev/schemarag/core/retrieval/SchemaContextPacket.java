@@ -35,15 +35,13 @@ public record SchemaContextPacket(String databaseId, String question, List<Packe
   }
 
   /**
-   * Why the packet is empty: no table's evidence reached the relevance gate.
+   * Why the packet is empty: no table's evidence reached the relevance gate, or the question holds no word to search
+   * for (numbers, signs, "please").
    *
    * @param closestTable the table nearest the question, if any had evidence
    * @param score its relevance (best cosine of its chunks)
-   * @param gate the gate it missed
-   */
-  /**
-   * Why a question got an empty packet: the closest table and its relevance below the gate, or a question with no
-   * word to search for ({@code wordless}: numbers, signs, "please").
+   * @param gate the gate it missed, or the gate in force when the question is wordless
+   * @param wordless whether the question holds no word to search for, whatever its relevance
    */
   public record Refusal(Optional<String> closestTable, double score, double gate, boolean wordless) {
 

@@ -373,7 +373,7 @@ public final class SchemaRetriever {
     chosen.stream().limit(LEADING).forEach(e -> subjects.add(e.table));
     namedKept.forEach(e -> subjects.add(e.table));
     lookups.addAll(index.named.nameLookups(question, stems, subjects, inPacket, relevance));
-    lookups.addAll(index.named.groupedBy(question, new ArrayList<>(inPacket), inPacket, relevance));
+    lookups.addAll(index.named.groupedBy(question, inPacket, relevance));
     for (String t : lookups) {
       if (admit.test(t, "named")) {
         namedAdded++;

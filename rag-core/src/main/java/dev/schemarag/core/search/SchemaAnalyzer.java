@@ -19,7 +19,10 @@ import org.apache.lucene.analysis.standard.StandardTokenizer;
  */
 public final class SchemaAnalyzer extends Analyzer {
 
-  /** The words that frame a question (lower case); with Lucene's English stop words, the {@link #STOP_WORDS}. Declared before them, which read it. */
+  /**
+   * The words that frame a question (lower case); with Lucene's English stop words, the {@link #STOP_WORDS}, which
+   * read it, so it is declared first.
+   */
   public static final java.util.Set<String> FRAMING_WORDS = java.util.Set.of("how", "many", "much", "what", "which", "whether",
       "i", "me", "my", "you", "your",
       "am", "do", "does", "did", "can", "could", "would", "should", "were", "been", "being",

@@ -19,8 +19,8 @@ import java.util.Set;
  * distinct values shows no value: its values would be noise, and rows a user did not ask to be
  * indexed. It shows the words that sort its values into kinds, if any ("laptops" among the product
  * names), as patterns ({@link #kindPatterns}); e-mails, codes and free text have none, names of
- * people only a name that a twentieth of the rows share. Reading
- * statistics costs no scan of the user's tables.
+ * people only a name that a twentieth of the rows share. Reading statistics costs no scan of the
+ * user's tables.
  */
 public final class CategoricalValues {
 
@@ -40,9 +40,9 @@ public final class CategoricalValues {
    * The words that sort a many-valued column's values into kinds, those that begin values first, then the most
    * frequent, each as the LIKE pattern its values match: product names "Laptop model 12", "Router model 4" give
    * {@code %Laptop%} and {@code %Router%}, company names "Acme GmbH 10" {@code %Acme%} before {@code %GmbH%}. A
-   * pattern, not a value, so that a model writing SQL does not take it for one.
-   * A word counts once per sampled value; it holds three letters or more and is in at least {@value #KIND_MIN_SHARE} of
-   * the samples (and two), and in fewer than {@value #FORMAT_SHARE} of them. Free text (samples longer than
+   * pattern, not a value, so that a model writing SQL does not take it for one. A word counts once per sampled value;
+   * it holds three letters or more and is in at least {@value #KIND_MIN_SHARE} of the samples (and two), and in fewer
+   * than {@value #FORMAT_SHARE} of them. Free text (samples longer than
    * {@value #MAX_LENGTH} characters on average: messages, descriptions) has none: its common words are greetings.
    */
   static List<String> kindPatterns(List<String> common, List<String> bounds, int max) {

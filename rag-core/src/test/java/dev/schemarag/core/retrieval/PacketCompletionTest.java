@@ -94,16 +94,15 @@ class PacketCompletionTest {
     NamedTables n = named(model);
     Set<String> packet = Set.of("hr.employees", "hr.salaries");
     Map<String, Double> relevance = Map.of();
-    List<String> leading = List.of("hr.salaries", "hr.employees");
     // The head of the comment says what a row is: an office.
-    assertThat(n.groupedBy("What's our yearly salary bill at each office?", leading, packet, relevance)).containsExactly("hr.locations");
-    assertThat(n.groupedBy("average tenure, office by office", leading, packet, relevance)).containsExactly("hr.locations");
+    assertThat(n.groupedBy("What's our yearly salary bill at each office?", packet, relevance)).containsExactly("hr.locations");
+    assertThat(n.groupedBy("average tenure, office by office", packet, relevance)).containsExactly("hr.locations");
     // By time, by a kind no target is ("city" is a column of the offices, not what they are), by a target without names,
     // or by a kind the packet holds already: none.
-    assertThat(n.groupedBy("salary bill per month", leading, packet, relevance)).isEmpty();
-    assertThat(n.groupedBy("salary bill per city", leading, packet, relevance)).isEmpty();
-    assertThat(n.groupedBy("salary bill per grade", leading, packet, relevance)).isEmpty();
-    assertThat(n.groupedBy("salary bill per office", leading, Set.of("hr.employees", "hr.salaries", "hr.locations"), relevance)).isEmpty();
+    assertThat(n.groupedBy("salary bill per month", packet, relevance)).isEmpty();
+    assertThat(n.groupedBy("salary bill per city", packet, relevance)).isEmpty();
+    assertThat(n.groupedBy("salary bill per grade", packet, relevance)).isEmpty();
+    assertThat(n.groupedBy("salary bill per office", Set.of("hr.employees", "hr.salaries", "hr.locations"), relevance)).isEmpty();
   }
 
   private static NamedTables namedWithValues(SchemaModel model, Map<String, List<String>> values) {
