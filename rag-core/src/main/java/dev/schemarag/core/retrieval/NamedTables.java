@@ -283,7 +283,10 @@ final class NamedTables {
 
   /**
    * The same, by values of at least {@code minWords} words (as stems) only, where values of one table
-   * said one after the other count as one: "Hugo Wagner" is a first name and a last name of the employees.
+   * said one after the other count as one: "Hugo Wagner" is a first name and a last name of the employees. A value
+   * followed by a word of its table's kind ({@link #groupedBy}: the head of its comment, or its name) counts with that
+   * word, and names the table even where another table says the value alone: "the Austin site" is an office ("Office
+   * sites where employees work"), though a warehouse is called "Austin West".
    */
   Set<String> namedByValue(List<String> question, Iterable<String> candidates, java.util.function.BiPredicate<List<String>, String> heldElsewhere,
                            int minWords) {
@@ -301,15 +304,33 @@ final class NamedTables {
     for (String t : candidates) {
       Names n = byTable.get(t);
       for (List<String> v : n == null ? Set.<List<String>>of() : n.values()) {
-        if (!said.contains(v.get(0)) || valueTables.getOrDefault(v, 0) != 1) {
+        if (!said.contains(v.get(0))) {
           continue;
         }
         int at = phraseFrom(question, v, 0);
-        if (at < 0 || heldElsewhere.test(v, t)) {
+        if (at < 0) {
           continue;
         }
+        // Alone, a value names its table only when no other table's data holds it and no other table says it.
+        Boolean alone = valueTables.getOrDefault(v, 0) == 1 ? null : false;
         for (; at >= 0; at = phraseFrom(question, v, at + 1)) {
-          matches.add(new Match(t, at, at + v.size()));
+          int end = at + v.size();
+          // A value said with its table's kind ("the Austin site", "Hooli companies") names that table even where
+          // another table holds or says the value ("Austin West" is a warehouse): the kind tells which.
+          if (end < question.size() && n.kinds().contains(question.get(end))) {
+            List<String> withKind = new ArrayList<>(v);
+            withKind.add(question.get(end));
+            if (!heldElsewhere.test(withKind, t)) {
+              matches.add(new Match(t, at, end + 1));
+              continue;
+            }
+          }
+          if (alone == null) {
+            alone = !heldElsewhere.test(v, t);
+          }
+          if (alone) {
+            matches.add(new Match(t, at, end));
+          }
         }
       }
     }

@@ -136,8 +136,11 @@ class PacketCompletionTest {
   void aValueTwoTablesHoldNamesNeither() {
     SchemaModel model = erp();
     Map<String, List<String>> values = Map.of("hr.leave_requests", List.of("pending"), "support.agents", List.of("pending"));
-    assertThat(namedWithValues(model, values).namedByValue(stems("pending requests"), model.tables().stream().map(Table::name).toList(),
-        saidElsewhere(model, values))).isEmpty();
+    List<String> all = model.tables().stream().map(Table::name).toList();
+    assertThat(namedWithValues(model, values).namedByValue(stems("which ones are pending?"), all, saidElsewhere(model, values))).isEmpty();
+    // Said with a word of one table's kind, it names that table: the leave requests are requests, the agents are not.
+    assertThat(namedWithValues(model, values).namedByValue(stems("pending requests"), all, saidElsewhere(model, values)))
+        .containsExactly("hr.leave_requests");
   }
 
   @Test
@@ -434,6 +437,24 @@ class PacketCompletionTest {
     assertThat(n.namedByValue(stems("the Gym Pass"), all, nobodyElse, RelevanceGate.NAMED_VALUE_WORDS)).containsExactly("hr.departments");
     assertThat(n.namedByValue(stems("trains to Lisbon"), all, nobodyElse, RelevanceGate.NAMED_VALUE_WORDS)).isEmpty();
     assertThat(n.namedByValue(stems("trains to Lisbon"), all, nobodyElse)).containsExactly("hr.departments");
+  }
+
+  @Test
+  void aValueSaidWithItsTablesKindNamesThatTableWhereItsValueAloneWouldNot() {
+    SchemaModel model = new SchemaModel("erp", List.of(
+        table("hr.locations", "hr", "Office sites where employees work", "location_id", "name", "city"),
+        table("inventory.warehouses", "inventory", "Warehouses and depots", "warehouse_id", "name")), List.of());
+    Map<String, List<String>> values = Map.of("hr.locations", List.of("Austin", "Porto"), "inventory.warehouses", List.of("Austin West"));
+    NamedTables n = namedWithValues(model, values);
+    List<String> all = List.of("hr.locations", "inventory.warehouses");
+    var elsewhere = saidElsewhere(model, values);
+    // "Austin" alone is said by a warehouse's name too; with the offices' kind it names the offices, as two words.
+    assertThat(n.namedByValue(stems("Who works in Austin?"), all, elsewhere)).isEmpty();
+    assertThat(n.namedByValue(stems("Who works at the Austin site?"), all, elsewhere)).containsExactly("hr.locations");
+    assertThat(n.namedByValue(stems("Who works at the Austin site?"), all, elsewhere, RelevanceGate.NAMED_VALUE_WORDS)).containsExactly("hr.locations");
+    assertThat(n.namedByValue(stems("people at our Porto office"), all, elsewhere, RelevanceGate.NAMED_VALUE_WORDS)).containsExactly("hr.locations");
+    // A word of another table's kind does not count: "Austin depot" is no office.
+    assertThat(n.namedByValue(stems("stock in the Austin depot"), all, elsewhere)).isEmpty();
   }
 
   @Test
