@@ -143,7 +143,7 @@ final class CalibrateCommand implements Callable<Integer> {
   /** Share of the in-scope questions of {@code set} (or of all off-topic questions) the gate refuses. */
   private static double refusedShare(List<Measured> measured, String set, boolean inScope, double gate) {
     List<Measured> of = measured.stream().filter(m -> m.inScope() == inScope && (set == null || m.set().equals(set))).toList();
-    return of.isEmpty() ? 0 : (double) of.stream().filter(m -> m.wordless() || RelevanceGate.refuses(m.relevance(), m.namesValue(), gate)).count() / of.size();
+    return of.isEmpty() ? 0 : (double) of.stream().filter(m -> RelevanceGate.refuses(m.relevance(), m.namesValue(), m.wordless(), gate)).count() / of.size();
   }
 
   private static double round(double v) {

@@ -94,7 +94,7 @@ public final class RelevanceGate {
     }
     score = Math.max(score, parts.getAsDouble() - VALUES_PENALTY);
     boolean named = score < gate && namesAValue.getAsBoolean();
-    return new Verdict(score, named, refuses(score, named, gate)
+    return new Verdict(score, named, refuses(score, named, false, gate)
         ? Optional.of(new SchemaContextPacket.Refusal(closest.map(TableEvidence::table), score, gate, false)) : Optional.empty());
   }
 
@@ -108,10 +108,11 @@ public final class RelevanceGate {
 
   /**
    * Whether a question of this relevance is refused at this gate, given whether it names a table by a
-   * value of {@link #NAMED_VALUE_WORDS} words or more: the rule of {@link #judge}, for calibrating the gate.
+   * value of {@link #NAMED_VALUE_WORDS} words or more and whether it is {@link #wordless}: the rule of {@link #judge},
+   * for calibrating the gate.
    */
-  public static boolean refuses(double relevance, boolean namesAValue, double gate) {
-    return relevance < gate && !(namesAValue && relevance >= gate - VALUES_PENALTY);
+  public static boolean refuses(double relevance, boolean namesAValue, boolean wordless, double gate) {
+    return wordless || relevance < gate && !(namesAValue && relevance >= gate - VALUES_PENALTY);
   }
 
   /**

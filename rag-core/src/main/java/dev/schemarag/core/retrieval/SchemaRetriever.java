@@ -174,9 +174,10 @@ public final class SchemaRetriever {
     int phraseAdded = 0;
     int bridgesAdded = 0;
     Optional<TableEvidence> closest = RelevanceGate.closest(ranked);
-    RelevanceGate.Verdict verdict = RelevanceGate.judge(closest, s.relevanceGate(), RelevanceGate.wordless(SchemaAnalyzer.stems(question)),
+    List<String> stems = SchemaAnalyzer.stems(question);
+    RelevanceGate.Verdict verdict = RelevanceGate.judge(closest, s.relevanceGate(), RelevanceGate.wordless(stems),
         () -> relevanceOfParts(question),
-        () -> !index.named.namedByValue(SchemaAnalyzer.stems(question), ranked.stream().map(e -> e.table).toList(), index.lexical::heldElsewhere,
+        () -> !index.named.namedByValue(stems, ranked.stream().map(e -> e.table).toList(), index.lexical::heldElsewhere,
             RelevanceGate.NAMED_VALUE_WORDS).isEmpty());
     Optional<SchemaContextPacket.Refusal> refusal = verdict.refusal();
     metrics.put("relevance_milli", Math.round(verdict.relevance() * 1000));
@@ -199,7 +200,7 @@ public final class SchemaRetriever {
       // Only a question the gate lets through, on a schema not sent whole, has its phrases searched.
       List<DenseSearch.Hit> phraseHits = phraseHits(question, s);
       time.lap("phrases");
-      Completion c = complete(question, ranked, moduleScores, dQueries, phraseHits, verdict.relevance(), s, time);
+      Completion c = complete(question, stems, ranked, moduleScores, dQueries, phraseHits, verdict.relevance(), s, time);
       judged = c.judged();
       if (c.order().isPresent()) {
         ranking = c.order().get();
@@ -271,7 +272,7 @@ public final class SchemaRetriever {
    * it reads, its phrases' tables (when asked for), the tables its roles and name lookups point at, and the
    * bridges that make it joinable.
    */
-  private Completion complete(String question, List<TableEvidence> ranked, Map<String, Double> moduleScores,
+  private Completion complete(String question, List<String> stems, List<TableEvidence> ranked, Map<String, Double> moduleScores,
                                List<DenseSearch.Hit> patternHits, List<DenseSearch.Hit> phraseHits, double questionRelevance,
                                RetrievalSettings s, Timings time) {
     SchemaModel model = index.model;
@@ -283,7 +284,6 @@ public final class SchemaRetriever {
     int bridgesAdded = 0;
     Map<String, TableEvidence> byName = new HashMap<>();
     ranked.forEach(e -> byName.put(e.table, e));
-    List<String> stems = SchemaAnalyzer.stems(question);
     Set<String> namedByQuestion = index.named.named(stems, byName.keySet());
     // A value of the data ("the Gym Pass") names its table too. It joins the packet beside the named tables and is
     // no selector feature: the selector was fitted on names alone (the same packets either way on the ERP sets).

@@ -37,7 +37,8 @@ public final class CategoricalValues {
   static final double FORMAT_SHARE = 0.5;
 
   /**
-   * The words that sort a many-valued column's values into kinds, those that begin values first, then the most
+   * The words that sort a many-valued column's values into kinds (from its sampled values: the most common, then the
+   * histogram's bounds), those that begin values first, then the most
    * frequent, each as the LIKE pattern its values match: product names "Laptop model 12", "Router model 4" give
    * {@code %Laptop%} and {@code %Router%}, company names "Acme GmbH 10" {@code %Acme%} before {@code %GmbH%}. A
    * pattern, not a value, so that a model writing SQL does not take it for one. A word counts once per sampled value;
@@ -45,15 +46,13 @@ public final class CategoricalValues {
    * than {@value #FORMAT_SHARE} of them. Free text (samples longer than
    * {@value #MAX_LENGTH} characters on average: messages, descriptions) has none: its common words are greetings.
    */
-  static List<String> kindPatterns(List<String> common, List<String> bounds, int max) {
+  static List<String> kindPatterns(List<String> sampled, int max) {
     Map<String, Integer> counts = new HashMap<>();
     Map<String, Integer> leads = new HashMap<>();
     Map<String, String> firstForm = new LinkedHashMap<>();
     int samples = 0;
     long length = 0;
-    List<String> all = new ArrayList<>(common);
-    all.addAll(bounds);
-    for (String v : all) {
+    for (String v : sampled) {
       if (v == null || v.isBlank()) {
         continue;
       }
@@ -112,12 +111,12 @@ public final class CategoricalValues {
       return List.of();
     }
     double distinct = nDistinct > 0 ? nDistinct : rows > 0 ? -nDistinct * rows : Double.POSITIVE_INFINITY;
-    if (distinct > MAX_DISTINCT) {
-      return kindPatterns(common, bounds, max);
-    }
-    Set<String> out = new LinkedHashSet<>();
     List<String> all = new ArrayList<>(common);
     all.addAll(bounds);
+    if (distinct > MAX_DISTINCT) {
+      return kindPatterns(all, max);
+    }
+    Set<String> out = new LinkedHashSet<>();
     for (String v : all) {
       if (out.size() >= max) {
         break;

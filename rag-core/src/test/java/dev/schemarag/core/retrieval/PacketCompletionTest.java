@@ -423,9 +423,9 @@ class PacketCompletionTest {
     assertThat(RelevanceGate.judge(closest, 0.30, false, () -> 0.0, () -> asked.incrementAndGet() > 0).namesAValue()).isFalse();
     assertThat(asked).hasValue(0);
     // Calibration counts refusals by the same rule.
-    assertThat(RelevanceGate.refuses(0.33, true, 0.36)).isFalse();
-    assertThat(RelevanceGate.refuses(0.33, false, 0.36)).isTrue();
-    assertThat(RelevanceGate.refuses(0.29, true, 0.36)).isTrue();
+    assertThat(RelevanceGate.refuses(0.33, true, false, 0.36)).isFalse();
+    assertThat(RelevanceGate.refuses(0.33, false, false, 0.36)).isTrue();
+    assertThat(RelevanceGate.refuses(0.29, true, false, 0.36)).isTrue();
   }
 
   @Test
@@ -500,6 +500,8 @@ class PacketCompletionTest {
     assertThat(v.refusal().get().wordless()).isTrue();
     assertThat(v.refusal().get().message()).contains("no word to search").contains("finance.budgets").contains("0.39");
     assertThat(RelevanceGate.judge(closest, 0.36, false, () -> 0.0, () -> false).refusal()).isEmpty();
+    // Calibration counts it refused by the same rule.
+    assertThat(RelevanceGate.refuses(0.39, false, true, 0.36)).isTrue();
     // No gate, no refusal.
     assertThat(RelevanceGate.judge(closest, 0, true, () -> 0.0, () -> false).refusal()).isEmpty();
   }
