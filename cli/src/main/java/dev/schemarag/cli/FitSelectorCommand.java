@@ -48,7 +48,7 @@ final class FitSelectorCommand implements Callable<Integer> {
       description = "training questions JSONL with gold_tables (default ${DEFAULT-VALUE})")
   Path questionsFile;
 
-  @Option(names = "--threshold", defaultValue = "0.01", description = "the probability a table needs to enter the packet, written with the weights (default ${DEFAULT-VALUE})")
+  @Option(names = "--threshold", defaultValue = "0.013", description = "the probability a table needs to enter the packet, written with the weights (default ${DEFAULT-VALUE})")
   double threshold;
 
   @Option(names = "--learner", defaultValue = "trees", description = "trees (gradient-boosted, XGBoost) or logistic (default ${DEFAULT-VALUE})")

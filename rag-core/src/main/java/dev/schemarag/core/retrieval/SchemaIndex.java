@@ -9,12 +9,14 @@ import dev.schemarag.core.schema.ForeignKey;
 import dev.schemarag.core.schema.SchemaModel;
 import dev.schemarag.core.schema.Table;
 import dev.schemarag.core.search.LexicalIndex;
+import dev.schemarag.core.search.SchemaAnalyzer;
 import dev.schemarag.core.sql.SqlGuard;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -100,6 +102,8 @@ public final class SchemaIndex {
   private final Map<String, Set<String>> acronymReadings = new java.util.concurrent.ConcurrentHashMap<>();
   /** Acronyms kept at most: a question can write any capitals. */
   static final int ACRONYMS_KEPT = 10_000;
+  /** Each judged table's own words ({@link #wordsOf}), found the first time a question judges it; at most one entry per table. */
+  private final Map<String, Set<String>> tableWords = new java.util.concurrent.ConcurrentHashMap<>();
 
   public SchemaIndex(SchemaModel model, List<Chunk> chunks, RetrievalSettings settings) {
     this.model = model;
@@ -192,7 +196,30 @@ public final class SchemaIndex {
     SchemaIndex out = new SchemaIndex(this, model, lexical, ddl, ddlTokens, columnDf, kindCounts, moduleIndex, moduleDocs, moduleOf,
         tablesOfModule, schemaTokens, named, patterns, chunks, Optional.of(v), copies, version);
     acronymReadings.forEach(out.acronymReadings::put);
+    out.tableWords.putAll(tableWords);
     return out;
+  }
+
+  /**
+   * The stems of a table's own words: its name without the module's prefix, its comment and its column names
+   * (not their comments, sentences that would give every table most words). What a question word can find in the
+   * table itself, for {@link TableSelector}'s count of the words a table is the first to explain.
+   */
+  Set<String> wordsOf(String table) {
+    Set<String> known = tableWords.get(table);
+    if (known != null) {
+      return known;
+    }
+    Set<String> words = model.table(table).map(SchemaIndex::ownWords).orElse(Set.of());
+    tableWords.put(table, words);
+    return words;
+  }
+
+  private static Set<String> ownWords(Table t) {
+    Set<String> words = new HashSet<>(SchemaAnalyzer.stems(Chunker.localWords(t.name(), t.module())));
+    t.comment().ifPresent(c -> words.addAll(SchemaAnalyzer.stems(c)));
+    t.columns().forEach(c -> words.addAll(SchemaAnalyzer.stems(c.name())));
+    return Set.copyOf(words);
   }
 
   /** The vectors this index holds, if it holds them. */
@@ -390,6 +417,11 @@ public final class SchemaIndex {
       wereAndAre.add(next.table(name));
     }
     carryAcronyms(updated, wereAndAre, changed);
+    tableWords.forEach((table, words) -> {
+      if (!changed.contains(table)) {
+        updated.tableWords.put(table, words);
+      }
+    });
     updated.warm(changed);
     return updated;
   }

@@ -290,7 +290,7 @@ public final class SchemaRetriever {
     Set<String> namedByValue = index.named.namedByValue(stems, byName.keySet(), index.lexical::heldElsewhere);
     List<TableEvidence> leading = ranked.subList(0, Math.min(TableSelector.CANDIDATES, ranked.size()));
     TableSelector.Context context = new TableSelector.Context(model::neighbours,
-        unitsOf(leading), moduleScores, namedByQuestion, questionRelevance);
+        unitsOf(leading), moduleScores, namedByQuestion, questionRelevance, index::wordsOf, Set.copyOf(stems));
     Optional<TableSelector> selector = selector(s);
     List<TableSelector.Candidate> judged;
     List<TableEvidence> chosen;

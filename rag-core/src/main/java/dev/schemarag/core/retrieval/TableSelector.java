@@ -3,6 +3,7 @@ package dev.schemarag.core.retrieval;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -12,7 +13,8 @@ import java.util.function.Function;
  * Which of the ranking's leading tables the packet needs, by a calibrated probability per table
  * instead of a fixed fill: a fitted model (boosted trees or logistic) over the evidence of each table and where it stands
  * (score gaps to the best and to the next, rank overall and within its unit, FK adjacency to the
- * tables above it, whether the question names it). A question with one clear table gets one or two;
+ * tables above it, whether the question names it, how many of the question's words its own words hold and how many of
+ * those no table above it holds). A question with one clear table gets one or two;
  * a flat ranking keeps as many as clear the threshold. The tables come back most probable first, so
  * the selector is also the packet's ranking.
  *
@@ -32,7 +34,8 @@ public final class TableSelector {
       "dense_column_1", "dense_column_2", "lexical_table", "lexical_column_1", "lexical_column_2", "same_unit_as_best",
       "log_unit_rank", "unit_gap_to_best", "log_rank_in_unit", "gap_to_unit_best", "fk_to_best", "fk_to_unit_best",
       "module_lexical", "dense_column_hits", "lexical_column_hits", "log_fk_degree", "named", "gap_to_next",
-      "gap_to_previous", "fk_to_a_higher_table", "unit_share_of_top_5", "relevance", "fused_over_best");
+      "gap_to_previous", "fk_to_a_higher_table", "unit_share_of_top_5", "relevance", "fused_over_best", "own_words",
+      "first_words");
 
   /**
    * Products of two base features: a linear model cannot tell on its own that a named table counts
@@ -62,9 +65,19 @@ public final class TableSelector {
     }
   }
 
-  /** What the features of one question are computed from, besides the ranking. */
+  /**
+   * What the features of one question are computed from, besides the ranking: {@code words} gives a table's own
+   * words as stems, {@code questionWords} are the question's (stop and framing words left out).
+   */
   public record Context(Function<String, Set<String>> neighbours, Map<String, String> unitOf, Map<String, Double> moduleLexical,
-                        Set<String> named, double relevance) {}
+                        Set<String> named, double relevance, Function<String, Set<String>> words, Set<String> questionWords) {
+
+    /** Without words: the two word features are 0. */
+    public Context(Function<String, Set<String>> neighbours, Map<String, String> unitOf, Map<String, Double> moduleLexical,
+                   Set<String> named, double relevance) {
+      this(neighbours, unitOf, moduleLexical, named, relevance, t -> Set.of(), Set.of());
+    }
+  }
 
   private final SelectorModel weights;
   private final double threshold;
@@ -231,6 +244,15 @@ public final class TableSelector {
     String bestUnit = unit(context, top.get(0));
     Set<String> bestNeighbours = context.neighbours().apply(top.get(0).table);
     Map<String, Integer> seenInUnit = new HashMap<>();
+    // A table that explains no question word a table above it does not explain already is seldom needed unless it
+    // joins them: in a database's few tables the runners-up share the best table's words.
+    Set<String> asked = new HashSet<>();
+    context.questionWords().forEach(w -> {
+      if (w.chars().anyMatch(Character::isLetter)) {
+        asked.add(w);
+      }
+    });
+    Set<String> explained = new HashSet<>();
     double[][] rows = new double[n][];
     for (int i = 0; i < n; i++) {
       TableEvidence e = top.get(i);
@@ -247,6 +269,17 @@ public final class TableSelector {
       }
       String module = e.module;
       double moduleLex = moduleLexMax > 0 ? context.moduleLexical().getOrDefault(module, 0.0) / moduleLexMax : 0;
+      int own = 0;
+      int first = 0;
+      if (!asked.isEmpty()) {
+        Set<String> words = context.words().apply(e.table);
+        for (String w : asked) {
+          if (words.contains(w)) {
+            own++;
+            first += explained.add(w) ? 1 : 0;
+          }
+        }
+      }
       double[] base = new double[] {
           1,
           e.fused,
@@ -275,7 +308,9 @@ public final class TableSelector {
           toHigher ? 1 : 0,
           unitInTop5.getOrDefault(u, 0) / 5.0,
           context.relevance(),
-          best == 0 ? 0 : e.fused / best};
+          best == 0 ? 0 : e.fused / best,
+          asked.isEmpty() ? 0 : own / (double) asked.size(),
+          asked.isEmpty() ? 0 : first / (double) asked.size()};
       double[] row = java.util.Arrays.copyOf(base, base.length + PRODUCT_INDEX.length);
       for (int k = 0; k < PRODUCT_INDEX.length; k++) {
         row[base.length + k] = base[PRODUCT_INDEX[k][0]] * base[PRODUCT_INDEX[k][1]];

@@ -422,6 +422,24 @@ class IncrementalIndexTest {
   }
 
   @Test
+  void aTablesOwnWordsAreReadAgainWhenItChangesAndKeptWhenAnotherDoes() {
+    Catalog catalog = erp();
+    SchemaModel before = catalog.model();
+    SchemaIndex first = new SchemaIndex(before, chunks(before).values().stream().flatMap(List::stream).toList(), SETTINGS);
+    // The module's prefix is not a word of the table; column comments are not either.
+    assertThat(first.wordsOf("hr.employees")).contains("employe", "first", "hire", "date", "compani").doesNotContain("hr", "work");
+    Set<String> warehouses = first.wordsOf("inventory.warehouses");
+
+    catalog.tables.put("hr.departments", table("hr.departments", "Teams and cost centres", pk("department_id"), col("name", "text", null)));
+    SchemaIndex second = apply(first, before, catalog.model(), new InMemoryChunkStore());
+
+    assertThat(first.wordsOf("hr.departments")).contains("unit").doesNotContain("team");
+    assertThat(second.wordsOf("hr.departments")).contains("team", "cost").doesNotContain("unit");
+    assertThat(second.wordsOf("inventory.warehouses")).isSameAs(warehouses);
+    assertThat(second.wordsOf("no.such_table")).isEmpty();
+  }
+
+  @Test
   void onlyTheNewestVersionCanBeChanged() {
     SchemaModel model = erp().model();
     SchemaIndex first = new SchemaIndex(model, chunks(model).values().stream().flatMap(List::stream).toList(), SETTINGS);

@@ -46,6 +46,23 @@ class TableSelectorTest {
   }
 
   @Test
+  void aTableCountsOnlyTheQuestionWordsNoTableAboveItExplains() {
+    List<TableEvidence> ranked = List.of(ev("singer", "m", 1.0), ev("singer_in_concert", "m", 0.9), ev("concert", "m", 0.8), ev("stadium", "m", 0.7));
+    Map<String, Set<String>> words = Map.of("singer", Set.of("singer", "countri", "name"), "singer_in_concert", Set.of("singer", "concert"),
+        "concert", Set.of("concert", "year"), "stadium", Set.of("stadium"));
+    // "2024" has no letter: no table could explain it, so it is not counted.
+    TableSelector.Context context = new TableSelector.Context(t -> Set.of(), Map.of(), Map.of(), Set.of(), 0.5,
+        t -> words.getOrDefault(t, Set.of()), Set.of("singer", "countri", "concert", "2024"));
+    double[][] rows = TableSelector.features(ranked, context);
+    int own = TableSelector.FEATURES.indexOf("own_words");
+    int first = TableSelector.FEATURES.indexOf("first_words");
+    assertThat(Arrays.stream(rows).mapToDouble(r -> r[own]).toArray()).containsExactly(2 / 3.0, 2 / 3.0, 1 / 3.0, 0);
+    assertThat(Arrays.stream(rows).mapToDouble(r -> r[first]).toArray()).containsExactly(2 / 3.0, 1 / 3.0, 0, 0);
+    double[][] wordless = TableSelector.features(ranked, context(Map.of(), Set.of()));
+    assertThat(Arrays.stream(wordless).mapToDouble(r -> r[own] + r[first]).sum()).isZero();
+  }
+
+  @Test
   void oneClearTableGivesAPacketOfOne() {
     TableSelector selector = new TableSelector(onFeature("fused_over_best", 0.9, 40, 0.5), 0.5);
     List<TableEvidence> ranked = List.of(ev("a", "m", 1.0), ev("b", "m", 0.6), ev("c", "m", 0.55), ev("d", "n", 0.5));
