@@ -1,5 +1,6 @@
 package dev.schemarag.core.retrieval;
 
+import dev.schemarag.core.search.SchemaAnalyzer;
 import java.util.List;
 import java.util.Optional;
 
@@ -100,10 +101,10 @@ public final class RelevanceGate {
 
   /**
    * Whether the question holds no word to search the schema for: of its searchable stems (stop words and the
-   * words that frame a question, "what", "please", left out by {@code SchemaAnalyzer}), none has a letter.
+   * words that frame a question, "what", "please", left out by {@code SchemaAnalyzer}), none is a word ({@link SchemaAnalyzer#isWord}).
    */
   static boolean wordless(List<String> stems) {
-    return stems.stream().noneMatch(w -> w.chars().anyMatch(Character::isLetter));
+    return stems.stream().noneMatch(SchemaAnalyzer::isWord);
   }
 
   /**

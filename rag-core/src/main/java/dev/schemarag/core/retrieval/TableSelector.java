@@ -1,5 +1,6 @@
 package dev.schemarag.core.retrieval;
 
+import dev.schemarag.core.search.SchemaAnalyzer;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -247,11 +248,7 @@ public final class TableSelector {
     // A table that explains no question word a table above it does not explain already is seldom needed unless it
     // joins them: in a database's few tables the runners-up share the best table's words.
     Set<String> asked = new HashSet<>();
-    context.questionWords().forEach(w -> {
-      if (w.chars().anyMatch(Character::isLetter)) {
-        asked.add(w);
-      }
-    });
+    context.questionWords().stream().filter(SchemaAnalyzer::isWord).forEach(asked::add);
     Set<String> explained = new HashSet<>();
     double[][] rows = new double[n][];
     for (int i = 0; i < n; i++) {

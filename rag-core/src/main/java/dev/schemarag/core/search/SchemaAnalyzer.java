@@ -79,6 +79,11 @@ public final class SchemaAnalyzer extends Analyzer {
     return out;
   }
 
+  /** Whether a stem is a word to search for: it holds a letter ("2024", "15%" do not). */
+  public static boolean isWord(String stem) {
+    return stem.chars().anyMatch(Character::isLetter);
+  }
+
   @Override
   protected TokenStreamComponents createComponents(String fieldName) {
     Tokenizer source = new StandardTokenizer();
