@@ -133,7 +133,7 @@ final class CalibrateCommand implements Callable<Integer> {
         for (BenchQuestion q : questions) {
           Map<String, Long> metrics = retriever.retrieve(q.question()).metrics();
           out.add(new Measured(set, !q.goldTables().isEmpty(), metrics.getOrDefault("relevance_milli", 0L) / 1000.0,
-              metrics.getOrDefault("names_value", 0L) == 1, metrics.getOrDefault("wordless", 0L) == 1));
+              metrics.getOrDefault("names_table", 0L) == 1, metrics.getOrDefault("wordless", 0L) == 1));
           pb.step();
         }
       }

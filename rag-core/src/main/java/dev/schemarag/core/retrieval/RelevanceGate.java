@@ -10,8 +10,8 @@ import java.util.Optional;
  * between the question and any table or column chunk, a column whose chunk carries values sampled
  * from the data counting {@link #SAMPLED_PENALTY} less: a city among a column's values ranks that
  * column for "customers in Munich", but is a weaker reason to answer "the weather in Paris" than
- * what the schema says of itself. A question that names a table by a value of its data in two words
- * or more passes from {@link #VALUES_PENALTY} below the gate. It is absolute (not relative to the best hit, which always
+ * what the schema says of itself. A question that names a table, by a value of its data in two words
+ * or more or as the packet's named tables are named, passes from {@link #VALUES_PENALTY} below the gate. It is absolute (not relative to the best hit, which always
  * passes) and depends on the embedding model, so each model has its own calibrated gate
  * ({@code ./schemarag calibrate}, figures in the README).
  */
@@ -75,17 +75,21 @@ public final class RelevanceGate {
    * {@link #VALUES_PENALTY} less. A question that says a value of one table's
    * data in {@link #NAMED_VALUE_WORDS} words or more ("the Gym Pass", "the Porto hub", "software
    * engineers": {@link NamedTables#namedByValue}) passes from {@link #VALUES_PENALTY} below the gate: the
-   * words its vector lacks are the data's, which no table's description says.
+   * words its vector lacks are the data's, which no table's description says. So does a question that names a
+   * table as {@link NamedTables#named} reads it (its name, singular or plural, a gloss, a name-like comment, a
+   * two-word column name only it has: "docking station lots: which ones go out of date?" says the lots): a question
+   * that says what a table is called is about that table, however little of the rest its vector shares.
    *
    * A question with no word to search for ({@link #wordless}: "What is 15% of 80?", "please") is refused
    * whatever its cosine: no table can answer what it does not say, and its vector is that of its framing.
    *
    * @param wordless whether the question holds no word to search the schema for ({@link #wordless})
    * @param parts the best relevance of the question's parts (see {@link QuestionValues#parts})
-   * @param namesAValue whether the question names a table by such a value; asked only below the gate
+   * @param namesATable whether the question names a table, by such a value or as {@link NamedTables#named} reads it;
+   *     asked only below the gate
    */
   static Verdict judge(Optional<TableEvidence> closest, double gate, boolean wordless, java.util.function.DoubleSupplier parts,
-                       java.util.function.BooleanSupplier namesAValue) {
+                       java.util.function.BooleanSupplier namesATable) {
     double score = closest.map(RelevanceGate::relevance).orElse(0.0);
     if (gate > 0 && wordless) {
       return new Verdict(score, false, Optional.of(new SchemaContextPacket.Refusal(closest.map(TableEvidence::table), score, gate, true)));
@@ -94,7 +98,7 @@ public final class RelevanceGate {
       return new Verdict(score, false, Optional.empty());
     }
     score = Math.max(score, parts.getAsDouble() - VALUES_PENALTY);
-    boolean named = score < gate && namesAValue.getAsBoolean();
+    boolean named = score < gate && namesATable.getAsBoolean();
     return new Verdict(score, named, refuses(score, named, false, gate)
         ? Optional.of(new SchemaContextPacket.Refusal(closest.map(TableEvidence::table), score, gate, false)) : Optional.empty());
   }
@@ -108,17 +112,17 @@ public final class RelevanceGate {
   }
 
   /**
-   * Whether a question of this relevance is refused at this gate, given whether it names a table by a
-   * value of {@link #NAMED_VALUE_WORDS} words or more and whether it is {@link #wordless}: the rule of {@link #judge},
+   * Whether a question of this relevance is refused at this gate, given whether it names a table (by a
+   * value of {@link #NAMED_VALUE_WORDS} words or more, or by its name) and whether it is {@link #wordless}: the rule of {@link #judge},
    * for calibrating the gate.
    */
-  public static boolean refuses(double relevance, boolean namesAValue, boolean wordless, double gate) {
-    return wordless || relevance < gate && !(namesAValue && relevance >= gate - VALUES_PENALTY);
+  public static boolean refuses(double relevance, boolean namesATable, boolean wordless, double gate) {
+    return wordless || relevance < gate && !(namesATable && relevance >= gate - VALUES_PENALTY);
   }
 
   /**
-   * The relevance a question was judged by, whether it names a table by a value (asked only below the
-   * gate; false above it), and the refusal when it missed the gate.
+   * The relevance a question was judged by, whether it names a table (asked only below the gate; false
+   * above it), and the refusal when it missed the gate.
    */
-  record Verdict(double relevance, boolean namesAValue, Optional<SchemaContextPacket.Refusal> refusal) {}
+  record Verdict(double relevance, boolean namesATable, Optional<SchemaContextPacket.Refusal> refusal) {}
 }

@@ -177,11 +177,10 @@ public final class SchemaRetriever {
     List<String> stems = SchemaAnalyzer.stems(question);
     RelevanceGate.Verdict verdict = RelevanceGate.judge(closest, s.relevanceGate(), RelevanceGate.wordless(stems),
         () -> relevanceOfParts(question),
-        () -> !index.named.namedByValue(stems, ranked.stream().map(e -> e.table).toList(), index.lexical::heldElsewhere,
-            RelevanceGate.NAMED_VALUE_WORDS).isEmpty());
+        () -> namesATable(stems, ranked));
     Optional<SchemaContextPacket.Refusal> refusal = verdict.refusal();
     metrics.put("relevance_milli", Math.round(verdict.relevance() * 1000));
-    metrics.put("names_value", verdict.namesAValue() ? 1L : 0L);
+    metrics.put("names_table", verdict.namesATable() ? 1L : 0L);
     metrics.put("wordless", refusal.map(SchemaContextPacket.Refusal::wordless).orElse(false) ? 1L : 0L);
     if (refusal.isPresent()) {
       time.lap("size");
@@ -453,6 +452,16 @@ public final class SchemaRetriever {
       best = Math.max(best, relevanceOf(part));
     }
     return best;
+  }
+
+  /**
+   * Whether the question names a ranked table, by a value of its data in {@link RelevanceGate#NAMED_VALUE_WORDS} words or
+   * more or as a named table is named: asked by the gate only below it.
+   */
+  private boolean namesATable(List<String> stems, List<TableEvidence> ranked) {
+    List<String> tables = ranked.stream().map(e -> e.table).toList();
+    return !index.named.named(stems, tables).isEmpty()
+        || !index.named.namedByValue(stems, tables, index.lexical::heldElsewhere, RelevanceGate.NAMED_VALUE_WORDS).isEmpty();
   }
 
   /** The best evidence of one text, as the gate reads it ({@link RelevanceGate#relevance}). */

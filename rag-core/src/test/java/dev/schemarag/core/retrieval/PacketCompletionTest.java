@@ -414,13 +414,13 @@ class PacketCompletionTest {
     java.util.concurrent.atomic.AtomicInteger asked = new java.util.concurrent.atomic.AtomicInteger();
     RelevanceGate.Verdict named = RelevanceGate.judge(closest, 0.36, false, () -> 0.0, () -> asked.incrementAndGet() > 0);
     assertThat(named.refusal()).isEmpty();
-    assertThat(named.namesAValue()).isTrue();
+    assertThat(named.namesATable()).isTrue();
     assertThat(RelevanceGate.judge(closest, 0.36, false, () -> 0.0, () -> false).refusal()).isPresent();
     // Further below the gate than the values penalty, a value does not help.
     assertThat(RelevanceGate.judge(closest, 0.40, false, () -> 0.0, () -> true).refusal()).isPresent();
     // Above the gate the value is not asked for.
     asked.set(0);
-    assertThat(RelevanceGate.judge(closest, 0.30, false, () -> 0.0, () -> asked.incrementAndGet() > 0).namesAValue()).isFalse();
+    assertThat(RelevanceGate.judge(closest, 0.30, false, () -> 0.0, () -> asked.incrementAndGet() > 0).namesATable()).isFalse();
     assertThat(asked).hasValue(0);
     // Calibration counts refusals by the same rule.
     assertThat(RelevanceGate.refuses(0.33, true, false, 0.36)).isFalse();

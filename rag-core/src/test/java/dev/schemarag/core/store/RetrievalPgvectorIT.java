@@ -341,6 +341,34 @@ class RetrievalPgvectorIT {
   }
 
   @Test
+  void aQuestionThatNamesATableByItsNamePassesJustBelowTheGate() throws Exception {
+    String dbId = "it-" + UUID.randomUUID();
+    SchemaModel schema = erp(dbId, "Gross monthly salary");
+    SchemaIndex index = new SchemaIndex(schema, indexed(schema), RetrievalSettings.DEFAULT);
+    try (PgDenseSearch dense = new PgDenseSearch(db, dbId)) {
+      // Each question gets a gate a little above its own relevance, within the penalty a named table may be under it.
+      String naming = "Which warehouses stand in cold places?";
+      SchemaContextPacket named = new SchemaRetriever(index, dense, model, RetrievalSettings.DEFAULT.withRelevanceGate(gateAbove(index, dense, naming)))
+          .retrieve(naming);
+      assertThat(named.refused()).isFalse();
+      assertThat(named.metrics()).containsEntry("names_table", 1L);
+      assertThat(named.tableNames()).contains("inventory.warehouses");
+
+      String unnamed = "Tell me a joke about cats";
+      SchemaContextPacket refused = new SchemaRetriever(index, dense, model, RetrievalSettings.DEFAULT.withRelevanceGate(gateAbove(index, dense, unnamed)))
+          .retrieve(unnamed);
+      assertThat(refused.refused()).isTrue();
+      assertThat(refused.metrics()).containsEntry("names_table", 0L);
+    }
+  }
+
+  /** A gate 0.03 above the question's relevance with the gate open. */
+  private static double gateAbove(SchemaIndex index, PgDenseSearch dense, String question) {
+    SchemaContextPacket open = new SchemaRetriever(index, dense, model, RetrievalSettings.DEFAULT.withRelevanceGate(0)).retrieve(question);
+    return open.metrics().get("relevance_milli") / 1000.0 + 0.03;
+  }
+
+  @Test
   void aSmallSchemaIsSentWhole() throws Exception {
     String dbId = "it-" + UUID.randomUUID();
     SchemaModel full = erp(dbId, "Gross monthly salary");
