@@ -7,9 +7,12 @@ import dev.schemarag.core.config.SchemaragConfig;
 import dev.schemarag.core.eval.BenchQuestion;
 import dev.schemarag.core.eval.HtmlReport;
 import dev.schemarag.core.eval.RetrievalMetrics;
+import dev.schemarag.core.eval.SpiderFormatQuestions;
 import dev.schemarag.core.retrieval.RetrievalSettings;
 import dev.schemarag.core.retrieval.SchemaIndex;
 import dev.schemarag.core.retrieval.SchemaRetriever;
+import dev.schemarag.core.retrieval.WarmUpQuestions;
+import dev.schemarag.core.schema.SchemaJsonLoader;
 import dev.schemarag.core.schema.SchemaModel;
 import dev.schemarag.core.store.PgChunkStore;
 import dev.schemarag.core.store.PgDenseSearch;
@@ -45,8 +48,14 @@ final class EvalCommand implements Callable<Integer> {
 
   @Option(names = "--questions", required = true, split = ",",
       description = "questions JSONL with gold_tables / gold_columns (several: repeat or separate with commas); a question"
-          + " with empty gold_tables is off-topic")
+          + " with empty gold_tables is off-topic. A JSON array in Spider's format (db_id, question, query) is read too, its gold"
+          + " tables parsed from each query")
   List<Path> questionsFiles;
+
+  @Option(names = "--question-field", defaultValue = "question",
+      description = "in a questions file in Spider's format (a JSON array with db_id, the question and its gold query), the field"
+          + " that holds the question: SpiderSynQuestion for Spider-Syn (default ${DEFAULT-VALUE})")
+  String questionField;
 
   @Option(names = "--relevance-gate", description = "override retrieval.relevance.gate (0 = never refuse)")
   Double relevanceGate;
@@ -66,7 +75,8 @@ final class EvalCommand implements Callable<Integer> {
   @Option(names = "--limit", description = "evaluate only the first N questions")
   Integer limit;
 
-  @Option(names = "--warmup", defaultValue = "20", description = "untimed questions first (default ${DEFAULT-VALUE})")
+  @Option(names = {"--warm-up", "--warmup"}, defaultValue = "200",
+      description = "untimed questions made from the schema's own words first, none from the set (default ${DEFAULT-VALUE})")
   int warmup;
 
   @Option(names = "--no-cache", description = "embed every chunk again (measures embedding throughput; the cache is not read)")
@@ -99,8 +109,18 @@ final class EvalCommand implements Callable<Integer> {
       createDirectories(reportDir);
     }
     List<BenchQuestion> questions = new ArrayList<>();
+    SchemaModel described = null;
     for (Path questionsFile : questionsFiles) {
-      questions.addAll(BenchQuestion.load(questionsFile));
+      if (SpiderFormatQuestions.isSpiderFormat(questionsFile)) {
+        if (schemaFile == null) {
+          throw new IllegalArgumentException(questionsFile + " is in Spider's format, whose gold tables are read from the SQL against"
+              + " the schema: give --schema FILE with it");
+        }
+        described = described == null ? SchemaJsonLoader.load(schemaFile) : described;
+        questions.addAll(SpiderFormatQuestions.load(questionsFile, questionField, described));
+      } else {
+        questions.addAll(BenchQuestion.load(questionsFile));
+      }
     }
     if (limit != null) {
       questions = questions.subList(0, Math.min(limit, questions.size()));
@@ -123,8 +143,8 @@ final class EvalCommand implements Callable<Integer> {
         // Questions go to the model directly: a cache lookup would cost more than the ~4 ms embedding.
         SchemaRetriever retriever = new SchemaRetriever(index, index.denseOr(dense), indexed.model(), settings);
         System.out.println("packet selection: " + retriever.packetSelection(settings));
-        for (int i = 0; i < Math.min(warmup, questions.size()); i++) {
-          retriever.retrieve(questions.get(i).question());
+        for (String w : WarmUpQuestions.of(model, warmup)) {
+          retriever.retrieve(w);
         }
         RetrievalMetrics metrics = new RetrievalMetrics();
         try (EvidenceDump.Writer evidence = evidenceFile == null ? null : new EvidenceDump.Writer(evidenceFile, false);
@@ -193,7 +213,8 @@ final class EvalCommand implements Callable<Integer> {
     System.out.printf(Locale.ROOT, "packet recall / precision / F1  %.3f / %.3f / %.3f%n", m.packetRecall(), m.packetPrecision(), m.packetF1());
     System.out.printf(Locale.ROOT, "all gold tables in packet     %.3f%n", m.allGoldRate());
     System.out.printf(Locale.ROOT, "tables per packet             %.2f%n", m.avgPacketTables());
-    System.out.printf(Locale.ROOT, "gold columns in packet        %.3f%n", m.columnRecallInPacket());
+    System.out.println(m.hasGoldColumns() ? String.format(Locale.ROOT, "gold columns in packet        %.3f", m.columnRecallInPacket())
+        : "gold columns in packet        (the questions name none)");
     System.out.printf(Locale.ROOT, "packet tokens / schema tokens %.0f / %.0f%n", m.avgPacketTokens(), m.avgSchemaTokens());
     System.out.printf(Locale.ROOT, "latency ms p50 / p95 / p99    %.1f / %.1f / %.1f%n", m.latencyPercentile(50), m.latencyPercentile(95), m.latencyPercentile(99));
     System.out.printf(Locale.ROOT, "mean ms per stage             %s%n", m.meanStageMs());

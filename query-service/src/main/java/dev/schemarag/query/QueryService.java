@@ -24,6 +24,8 @@ import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -82,6 +84,9 @@ public final class QueryService implements AutoCloseable {
   private final List<AtomicBoolean> assigned = new CopyOnWriteArrayList<>();
   private final List<KafkaClientMetrics> clientMetrics = new CopyOnWriteArrayList<>();
   private volatile QueryMetrics metrics;
+  private volatile WarmUp warmUp = (stop, asked) -> { };
+  private volatile Thread warmUpThread;
+  private final AtomicLong warmUpAsked = new AtomicLong();
 
   QueryService(TopicCatalog topics, QuestionHandler handler, AnswerLedger ledger, Map<String, Object> kafka, String groupId,
                Map<String, Object> membership, Optional<IndexChangeFollower> follower, List<AutoCloseable> owned) {
@@ -106,6 +111,20 @@ public final class QueryService implements AutoCloseable {
 
   void sourcesFrom(SourceUpdater updater) {
     this.sourceUpdater = updater;
+  }
+
+  /** Retrieval asked of the loaded indexes when the service starts, before its first askers come; it stops when told to. */
+  interface WarmUp {
+    void run(BooleanSupplier stop, AtomicLong asked) throws Exception;
+  }
+
+  void warmUpWith(WarmUp w) {
+    this.warmUp = w;
+  }
+
+  /** How many start-up warm-up questions have been asked so far (diagnostics and tests). */
+  long warmUpAsked() {
+    return warmUpAsked.get();
   }
 
   /**
@@ -165,6 +184,20 @@ public final class QueryService implements AutoCloseable {
       threads.add(t);
       t.start();
     }
+    // Beside the workers, not before them: readiness and the group's join do not wait for it.
+    WarmUp w = warmUp;
+    Thread warming = new Thread(() -> {
+      long s = System.nanoTime();
+      try {
+        w.run(closed::get, warmUpAsked);
+        LOG.info("warm-up: {} questions asked of the loaded indexes in {} ms", warmUpAsked.get(), (System.nanoTime() - s) / 1_000_000);
+      } catch (Exception e) {
+        LOG.warn("the start-up warm-up stopped after {} questions: {}", warmUpAsked.get(), e.toString());
+      }
+    }, "query-warm-up");
+    warming.setDaemon(true);
+    warmUpThread = warming;
+    warming.start();
   }
 
   /** A transactional producer of its own for one worker (a fenced or failed one is replaced by a new one). */
@@ -549,6 +582,15 @@ public final class QueryService implements AutoCloseable {
       consumers.forEach(KafkaConsumer::wakeup);
       try {
         stopped.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    Thread warming = warmUpThread;
+    if (warming != null) {
+      try {
+        // It stops at its next question (closed is set); the pools it reads through close after it.
+        warming.join(Duration.ofSeconds(30).toMillis());
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }

@@ -20,6 +20,7 @@ import dev.schemarag.core.retrieval.RetrievalSettings;
 import dev.schemarag.core.retrieval.SchemaIndex;
 import dev.schemarag.core.retrieval.SchemaIndexCache;
 import dev.schemarag.core.retrieval.SchemaRetriever;
+import dev.schemarag.core.retrieval.WarmUpQuestions;
 import dev.schemarag.core.schema.SchemaModel;
 import dev.schemarag.core.source.PgCatalogReader;
 import dev.schemarag.core.sql.ReadOnlyExecutor;
@@ -38,6 +39,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 
 /** Builds a {@link QueryService} from configuration: the one place that wires database, models and Kafka. */
@@ -117,7 +120,42 @@ public final class QueryServices {
     QueryService service = new QueryService(topics, handler, new AnswerLedger(ledgerDb), kafka, config.get(ConfigKeys.QUERY_GROUP),
         ServiceSettings.groupMembership(config), follower, pools);
     service.sourcesFrom(wanted -> sources.apply(wanted).forEach(indexes::invalidate));
+    int warmUpQuestions = config.getInt(ConfigKeys.QUERY_WARM_UP_QUESTIONS);
+    if (warmUpQuestions < 0) {
+      throw new IllegalArgumentException(ConfigKeys.QUERY_WARM_UP_QUESTIONS.name() + " must be 0 or more, was " + warmUpQuestions);
+    }
+    service.warmUpWith((stop, asked) -> warmUp(sources.ids(), store, indexes, embedder, retrieval, admin, efSearch, warmUpQuestions, stop,
+        asked));
     return service;
+  }
+
+  /**
+   * Loads the index of each source the indexer has written and asks it {@code questions} questions
+   * made from its schema ({@link WarmUpQuestions}), retrieval only: the askers after a start then
+   * meet compiled code and a loaded index. A source with nothing in the store is left to its first
+   * question, which indexes its catalog if no indexer does.
+   */
+  static void warmUp(List<String> ids, PgChunkStore store, SchemaIndexCache indexes, Embedder embedder, RetrievalSettings settings,
+                     ConnectionSource admin, int efSearch, int questions, BooleanSupplier stop, AtomicLong asked) throws SQLException {
+    if (questions == 0) {
+      return;
+    }
+    for (String id : ids) {
+      if (stop.getAsBoolean() || store.count(id) == 0) {
+        continue;
+      }
+      SchemaIndex index = indexes.get(id);
+      try (PgDenseSearch dense = new PgDenseSearch(admin, id, efSearch)) {
+        SchemaRetriever retriever = new SchemaRetriever(index, index.denseOr(dense), embedder, settings);
+        for (String q : WarmUpQuestions.of(index.model(), questions)) {
+          if (stop.getAsBoolean()) {
+            return;
+          }
+          retriever.retrieve(q);
+          asked.incrementAndGet();
+        }
+      }
+    }
   }
 
   /**

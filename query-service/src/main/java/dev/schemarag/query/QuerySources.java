@@ -54,6 +54,11 @@ final class QuerySources implements AutoCloseable {
     return s;
   }
 
+  /** The ids of the sources, in configuration order. */
+  List<String> ids() {
+    return order;
+  }
+
   /** The source of a captured DDL event's database; every source when the event could not be read (null). */
   List<Source> affectedBy(String databaseId) {
     return databaseId == null ? List.copyOf(sources.values()) : Optional.ofNullable(sources.get(databaseId)).stream().toList();

@@ -1,8 +1,10 @@
 package dev.schemarag.query;
 
+import static org.awaitility.Awaitility.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.schemarag.contracts.TopicCatalog;
+import dev.schemarag.core.config.ConfigKeys;
 import dev.schemarag.core.chunk.Chunker;
 import dev.schemarag.core.embed.CachingEmbedder;
 import dev.schemarag.core.embed.InMemoryEmbeddingCache;
@@ -161,6 +163,17 @@ class QueryServiceWorkersIT {
     // asked twice, answered once: the second request gets the stored answer, the same event again
     answered.forEach((id, as) -> assertThat(as).as(id).hasSize(2).containsOnly(as.get(0)));
     assertThat(llm.requests()).hasSize(QUESTIONS);
+  }
+
+  @Test
+  void theServiceLoadsItsIndexOnceAndAsksItQuestionsOfItsOwnSchemaWhenItStarts() throws Exception {
+    long configured = Long.parseLong(ConfigKeys.QUERY_WARM_UP_QUESTIONS.defaultValue());
+    await().atMost(Duration.ofSeconds(60)).until(() -> service.warmUpAsked() == configured);
+    // Questions of other tests may have come while the warm-up loaded the index: they waited for that load.
+    assertThat(service.indexes().loads()).as("the warm-up's load is the only one").isEqualTo(1);
+    ask(List.of(question("after-warm-up", "How many orders are there?", true)));
+    assertThat(answer("after-warm-up-" + RUN).getTables()).contains(schema + ".orders");
+    assertThat(service.indexes().loads()).as("the first question after the warm-up finds the index loaded").isEqualTo(1);
   }
 
   @Test

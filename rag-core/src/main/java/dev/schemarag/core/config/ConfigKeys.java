@@ -49,6 +49,10 @@ public final class ConfigKeys {
   public static final ConfigKey QUERY_INDEX_WARM = new ConfigKey("query.index.warm", "true",
       "a new version of a loaded index that holds its vectors answers the database's last question once, on the updating thread,"
           + " before it is served, so that the next asker does not pay for what a version does on its first search");
+  public static final ConfigKey QUERY_WARM_UP_QUESTIONS = new ConfigKey("query.warm.up.questions", "200",
+      "when the query service starts, it loads the index of each source the indexer has written and asks it this many questions made"
+          + " from the schema's own words (retrieval only, on a thread of its own), so that the JIT has compiled retrieval before the"
+          + " first askers; 0 = none");
   public static final ConfigKey INGEST_SLOT = new ConfigKey("ingest.slot.name", "schemarag_ddl",
       "logical replication slot the ingest service streams the DDL audit log from");
   public static final ConfigKey INGEST_PUBLICATION = new ConfigKey("ingest.publication", "schemarag_ddl",
@@ -228,7 +232,7 @@ public final class ConfigKeys {
   public static final List<ConfigKey> ALL = List.of(
       DB_URL, DB_USER, DB_PASSWORD, DATABASE_ID, KAFKA_BOOTSTRAP,
       TOPICS_PREFIX, TOPICS_PARTITIONS, TOPICS_REPLICATION, SERDE_MODE, SERDE_REGISTRY_URL, CATALOG_SCHEMAS, CATALOG_COLUMN_VALUES, CATALOG_COLUMN_VALUES_REFRESH_MS, QUERY_GROUP, QUERY_WORKERS,
-      QUERY_INDEX_SOURCE, QUERY_INDEX_WARM,
+      QUERY_INDEX_SOURCE, QUERY_INDEX_WARM, QUERY_WARM_UP_QUESTIONS,
       INGEST_SLOT, INGEST_PUBLICATION, DOCS_ROOT, DOCS_DEBOUNCE_MS, INDEXER_APP_ID, INDEXER_STATE_DIR,
       HTTP_HOST, INGEST_HTTP_PORT, INDEXER_HTTP_PORT, QUERY_HTTP_PORT,
       INDEXER_BATCH_CHUNKS, INDEXER_BATCH_LINGER_MS, INDEXER_VECTOR_INDEX_QUIET_MS, INDEXER_VECTOR_INDEX_MEMORY,

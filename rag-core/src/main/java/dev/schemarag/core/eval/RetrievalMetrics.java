@@ -194,6 +194,11 @@ public final class RetrievalMetrics {
     return questions == 0 ? 0 : (double) packetTables / questions;
   }
 
+  /** Whether any question named gold columns (a Spider-format file read without them names none). */
+  public boolean hasGoldColumns() {
+    return goldColumns > 0;
+  }
+
   public double columnRecallInPacket() {
     return goldColumns == 0 ? 0 : (double) goldColumnsInPacket / goldColumns;
   }

@@ -1,6 +1,7 @@
 package dev.schemarag.core.retrieval;
 
 import dev.schemarag.core.access.SchemaView;
+import dev.schemarag.core.embed.Embedder;
 import dev.schemarag.core.chunk.Chunk;
 import dev.schemarag.core.chunk.ChunkKind;
 import dev.schemarag.core.chunk.Chunker;
@@ -102,6 +103,10 @@ public final class SchemaIndex {
   private final Map<String, Set<String>> acronymReadings = new java.util.concurrent.ConcurrentHashMap<>();
   /** Acronyms kept at most: a question can write any capitals. */
   static final int ACRONYMS_KEPT = 10_000;
+  /** The vectors of the names' words, shared with every version and view made from this one. */
+  private NameWords nameWords = new NameWords();
+  /** This version's name words, listed the first time a question needs them. */
+  private volatile Set<String> names;
   /** Each judged table's own words ({@link #wordsOf}), found the first time a question judges it; at most one entry per table. */
   private final Map<String, Set<String>> tableWords = new java.util.concurrent.ConcurrentHashMap<>();
 
@@ -182,6 +187,24 @@ public final class SchemaIndex {
     this.version = version;
     this.vectors = vectors;
     this.copies = copies;
+    this.nameWords = before.nameWords;
+  }
+
+  /**
+   * The name words to search lexically beside a question's words that the schema's text does not
+   * know, with their weights ({@link NameWords}); empty when it knows every word, without a call to the model.
+   */
+  Map<String, Double> nameWordsNear(String question, Embedder embedder) {
+    List<String> unknown = NameWords.unknown(question, lexical::knows);
+    if (unknown.isEmpty()) {
+      return Map.of();
+    }
+    Set<String> n = names;
+    if (n == null) {
+      n = NameWords.of(model);
+      names = n;
+    }
+    return nameWords.nearest(unknown, n, embedder);
   }
 
   /**
@@ -659,6 +682,8 @@ public final class SchemaIndex {
     if (view.covers(model)) {
       return this;
     }
-    return new SchemaIndex(view.restrict(model), chunks.values().stream().flatMap(List::stream).filter(view::keeps).toList(), settings);
+    SchemaIndex restricted = new SchemaIndex(view.restrict(model), chunks.values().stream().flatMap(List::stream).filter(view::keeps).toList(), settings);
+    restricted.nameWords = nameWords;
+    return restricted;
   }
 }

@@ -53,6 +53,7 @@ public final class SchemaIndexCache {
   private final Map<String, SchemaIndex> loaded = new ConcurrentHashMap<>();
   /** Per database: counts changes; also the lock under which its index is replaced. */
   private final Map<String, AtomicLong> changes = new ConcurrentHashMap<>();
+  private final Map<String, Object> loading = new ConcurrentHashMap<>();
   private final AtomicLong loads = new AtomicLong();
   private final AtomicLong tableUpdates = new AtomicLong();
   private final AtomicLong warmed = new AtomicLong();
@@ -92,16 +93,24 @@ public final class SchemaIndexCache {
     if (cached != null) {
       return cached;
     }
-    AtomicLong changed = lock(databaseId);
-    long before = changed.get();
-    loads.incrementAndGet();
-    SchemaIndex built = loader.apply(databaseId);
-    synchronized (changed) {
-      if (changed.get() == before) {
-        loaded.put(databaseId, built);
+    // One load of a database at a time: a question that comes while the start-up warm-up (or another
+    // question) loads it waits for that load instead of building a second copy beside it.
+    synchronized (loading.computeIfAbsent(databaseId, k -> new Object())) {
+      cached = loaded.get(databaseId);
+      if (cached != null) {
+        return cached;
       }
+      AtomicLong changed = lock(databaseId);
+      long before = changed.get();
+      loads.incrementAndGet();
+      SchemaIndex built = loader.apply(databaseId);
+      synchronized (changed) {
+        if (changed.get() == before) {
+          loaded.put(databaseId, built);
+        }
+      }
+      return built;
     }
-    return built;
   }
 
   /**

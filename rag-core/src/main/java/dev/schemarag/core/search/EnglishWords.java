@@ -15,7 +15,7 @@ import java.util.Set;
  * question word in this list is a real word even when the schema does not use it ("distribution",
  * "flight"), so it is never taken for a misspelling of a schema word ("distributor", "fight").
  */
-final class EnglishWords {
+public final class EnglishWords {
 
   /** The tokenizer of all-MiniLM-L6-v2, on the classpath with its model (the default embedding model). */
   static final String TOKENIZER = "/all-minilm-l6-v2-tokenizer.json";
@@ -26,8 +26,13 @@ final class EnglishWords {
 
   private EnglishWords() {}
 
-  static boolean contains(String lowerCaseWord) {
+  public static boolean contains(String lowerCaseWord) {
     return Holder.WORDS.contains(lowerCaseWord);
+  }
+
+  /** Every such word (lower case, letters only, two or more). */
+  public static Set<String> all() {
+    return java.util.Collections.unmodifiableSet(Holder.WORDS);
   }
 
   static int size() {

@@ -43,6 +43,7 @@ import org.apache.lucene.index.Terms;
 import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.BoostQuery;
 import org.apache.lucene.search.CollectionStatistics;
 import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.FieldDoc;
@@ -412,13 +413,31 @@ public final class LexicalIndex {
 
   /** Raw hits of one indexed kind (chunk kinds, or {@link #MODULE}); equal scores in document id order. */
   public List<Hit> search(String question, String kind, int limit) {
+    return search(question, kind, limit, Map.of());
+  }
+
+  /** Top chunks of one kind for a question and other words searched beside its own, each with its weight (below 1). */
+  public List<Hit> search(String question, ChunkKind kind, int limit, Map<String, Double> alsoWords) {
+    return search(question, kind.label(), limit, alsoWords).stream()
+        .map(h -> new Hit(h.chunkId(), h.table(), kind, h.subject(), h.score())).toList();
+  }
+
+  /** Raw hits of one indexed kind for a question and other words searched beside its own, each with its weight. */
+  public List<Hit> search(String question, String kind, int limit, Map<String, Double> alsoWords) {
     Set<String> terms = analyze(question);
     terms.removeIf(LexicalIndex::isCount);
-    if (terms.isEmpty()) {
+    Map<String, Float> also = new HashMap<>();
+    alsoWords.forEach((word, weight) -> analyze(word).forEach(stem -> {
+      if (!terms.contains(stem)) {
+        also.merge(stem, weight.floatValue(), Math::max);
+      }
+    }));
+    if (terms.isEmpty() && also.isEmpty()) {
       return List.of();
     }
     BooleanQuery.Builder text = new BooleanQuery.Builder();
     terms.forEach(t -> text.add(new TermQuery(new Term(TEXT, t)), BooleanClause.Occur.SHOULD));
+    also.forEach((t, w) -> text.add(new BoostQuery(new TermQuery(new Term(TEXT, t)), w), BooleanClause.Occur.SHOULD));
     BooleanQuery q = new BooleanQuery.Builder()
         .add(text.build(), BooleanClause.Occur.MUST)
         .add(new TermQuery(new Term("kind", kind)), BooleanClause.Occur.FILTER)

@@ -362,6 +362,24 @@ class RetrievalPgvectorIT {
     }
   }
 
+  @Test
+  void aWordTheSchemaNeverSaysIsSearchedAsTheNameWordsNearestToIt() throws Exception {
+    String dbId = "it-" + UUID.randomUUID();
+    SchemaModel schema = erp(dbId, "Gross monthly salary");
+    SchemaIndex index = new SchemaIndex(schema, indexed(schema), RetrievalSettings.DEFAULT);
+    try (PgDenseSearch dense = new PgDenseSearch(db, dbId)) {
+      SchemaRetriever retriever = new SchemaRetriever(index, dense, model, RetrievalSettings.DEFAULT);
+      // No text of the schema says "staff": BM25 finds the employees by their name's word the model puts nearest to it.
+      SchemaRetriever.Result staff = retriever.retrieveWithEvidence("List our staff", RetrievalSettings.DEFAULT);
+      assertThat(staff.packet().metrics().get("name_words_searched")).isPositive();
+      assertThat(staff.evidence()).filteredOn(e -> e.table().equals("hr.employees")).singleElement()
+          .satisfies(e -> assertThat(e.lexicalTable()).as("lexical evidence of the employees").isPositive());
+
+      SchemaRetriever.Result known = retriever.retrieveWithEvidence("Which departments have the most employees?", RetrievalSettings.DEFAULT);
+      assertThat(known.packet().metrics()).as("every word known: no call to the model").containsEntry("name_words_searched", 0L);
+    }
+  }
+
   /** A gate 0.03 above the question's relevance with the gate open. */
   private static double gateAbove(SchemaIndex index, PgDenseSearch dense, String question) {
     SchemaContextPacket open = new SchemaRetriever(index, dense, model, RetrievalSettings.DEFAULT.withRelevanceGate(0)).retrieve(question);

@@ -1,0 +1,181 @@
+package dev.schemarag.core.retrieval;
+
+import dev.schemarag.core.chunk.Identifiers;
+import dev.schemarag.core.embed.Embedder;
+import dev.schemarag.core.schema.Column;
+import dev.schemarag.core.schema.SchemaModel;
+import dev.schemarag.core.schema.Table;
+import dev.schemarag.core.search.EnglishWords;
+import dev.schemarag.core.search.SchemaAnalyzer;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The words of a schema's table and column names, each with its vector once a question needs it.
+ * A business user says "vendors", "vocalists" or "staff" where the schema says {@code supplier},
+ * {@code singer} and {@code employee}: a word the schema's text never says matches nothing in BM25.
+ * Such a word is searched lexically as the name words the embedding model puts nearest to it (a
+ * cosine of {@value #SIMILARITY} or more, at most {@value #PER_WORD}), weighted by that cosine. The
+ * word alone is embedded, not the question: the question's other words would pull its vector
+ * towards everything else it asks.
+ */
+final class NameWords {
+
+  /** Below it, single words of the default model are related rather than alike ("equipment" and "products" 0.54). */
+  static final double SIMILARITY = 0.6;
+  static final int PER_WORD = 2;
+  /** Shorter words are too often abbreviations or parts of codes. */
+  static final int MIN_LENGTH = 3;
+  private static final int BATCH = 256;
+  private static final Pattern WORD = Pattern.compile("\\p{L}+");
+  private static final Pattern QUOTED = Pattern.compile("'[^']*'|\"[^\"]*\"");
+
+  /** Vectors by word, shared by the versions and views of one index: a word's vector does not change with the schema. */
+  private final Map<String, float[]> vectors = new ConcurrentHashMap<>();
+  /**
+   * The vectors of the tokenizer's English words, per model: embedded once in a process (about 20,000
+   * words), the first time a question needs them, so that a question's unknown words cost no call to
+   * the model: one costs about as much for a word as for the whole question.
+   */
+  private static final Map<String, Map<String, float[]>> ENGLISH = new ConcurrentHashMap<>();
+
+  /** The lower-case words of every table's and column's name (a union schema's database prefix included). */
+  static Set<String> of(SchemaModel model) {
+    Set<String> out = new LinkedHashSet<>();
+    for (Table t : model.tables()) {
+      addWords(t.name().substring(t.name().lastIndexOf('.') + 1), out);
+      for (Column c : t.columns()) {
+        addWords(c.name(), out);
+      }
+    }
+    return out;
+  }
+
+  private static void addWords(String identifier, Set<String> out) {
+    for (String w : Identifiers.words(identifier)) {
+      if (w.length() >= MIN_LENGTH && w.chars().allMatch(Character::isLetter) && !SchemaAnalyzer.stems(w).isEmpty()) {
+        out.add(w);
+      }
+    }
+  }
+
+  /**
+   * The question's words the schema's text does not know, as written or by its stem ({@code knows}):
+   * an English word ({@link EnglishWords}: its vector is at hand), at least {@value #MIN_LENGTH}
+   * letters, no stop or framing word. Quoted values and
+   * words with capitals inside or after the first word (names, codes) are left out: they name data.
+   */
+  static List<String> unknown(String question, Predicate<String> knows) {
+    String unquoted = QUOTED.matcher(question).replaceAll(m -> " ".repeat(m.group().length()));
+    Matcher m = WORD.matcher(unquoted);
+    List<String> out = new ArrayList<>();
+    boolean first = true;
+    while (m.find()) {
+      String w = m.group();
+      boolean capitalised = !w.substring(1).equals(w.substring(1).toLowerCase(Locale.ROOT)) || (!first && Character.isUpperCase(w.charAt(0)));
+      first = false;
+      String lower = w.toLowerCase(Locale.ROOT);
+      if (capitalised || lower.length() < MIN_LENGTH || out.contains(lower) || !EnglishWords.contains(lower)
+          || SchemaAnalyzer.stems(lower).isEmpty() || knows.test(lower)) {
+        continue;
+      }
+      out.add(lower);
+    }
+    return out;
+  }
+
+  /**
+   * For each of {@code words}, the name words (of {@code names}) nearest to it by cosine, from
+   * {@value #SIMILARITY}, at most {@value #PER_WORD} each; by name word, its best cosine. The first
+   * call in a process embeds the English words; a name word that is none of them ("qty", "uom") is
+   * embedded the first time an index needs it.
+   */
+  Map<String, Double> nearest(List<String> words, Set<String> names, Embedder embedder) {
+    if (words.isEmpty() || names.isEmpty()) {
+      return Map.of();
+    }
+    Map<String, float[]> english = english(embedder);
+    List<String> missing = names.stream().filter(w -> !english.containsKey(w) && !vectors.containsKey(w)).toList();
+    vectors.putAll(unitVectors(embedder, missing));
+    Map<String, Double> out = new HashMap<>();
+    for (String w : words) {
+      float[] a = english.get(w);
+      if (a == null) {
+        continue;
+      }
+      String[] best = new String[PER_WORD];
+      double[] sim = new double[PER_WORD];
+      java.util.Arrays.fill(sim, SIMILARITY);
+      for (String name : names) {
+        float[] v = english.get(name);
+        double s = dot(a, v == null ? vectors.get(name) : v);
+        if (s >= sim[PER_WORD - 1]) {
+          int at = PER_WORD - 1;
+          while (at > 0 && s > sim[at - 1]) {
+            sim[at] = sim[at - 1];
+            best[at] = best[at - 1];
+            at--;
+          }
+          sim[at] = s;
+          best[at] = name;
+        }
+      }
+      for (int k = 0; k < PER_WORD; k++) {
+        if (best[k] != null) {
+          out.merge(best[k], sim[k], Math::max);
+        }
+      }
+    }
+    return out;
+  }
+
+  private static Map<String, float[]> english(Embedder embedder) {
+    return ENGLISH.computeIfAbsent(embedder.modelId(), id -> unitVectors(embedder, List.copyOf(EnglishWords.all())));
+  }
+
+  private static Map<String, float[]> unitVectors(Embedder embedder, List<String> words) {
+    Map<String, float[]> out = new HashMap<>();
+    for (int i = 0; i < words.size(); i += BATCH) {
+      List<String> batch = words.subList(i, Math.min(words.size(), i + BATCH));
+      List<float[]> v = embedder.embedAll(batch);
+      for (int j = 0; j < batch.size(); j++) {
+        out.put(batch.get(j), unit(v.get(j)));
+      }
+    }
+    return out;
+  }
+
+  private static double dot(float[] a, float[] b) {
+    double dot = 0;
+    for (int i = 0; i < a.length; i++) {
+      dot += a[i] * b[i];
+    }
+    return dot;
+  }
+
+  /** The vector scaled to length 1, so that a dot product is the cosine. */
+  private static float[] unit(float[] v) {
+    double n = 0;
+    for (float x : v) {
+      n += x * x;
+    }
+    if (n == 0) {
+      return v;
+    }
+    float[] out = new float[v.length];
+    double len = Math.sqrt(n);
+    for (int i = 0; i < v.length; i++) {
+      out[i] = (float) (v[i] / len);
+    }
+    return out;
+  }
+}
