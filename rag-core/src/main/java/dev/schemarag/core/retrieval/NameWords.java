@@ -50,8 +50,13 @@ final class NameWords {
 
   /** The lower-case words of every table's and column's name (a union schema's database prefix included). */
   static Set<String> of(SchemaModel model) {
+    return of(model.tables());
+  }
+
+  /** The lower-case words of these tables' and their columns' names. */
+  static Set<String> of(java.util.Collection<Table> tables) {
     Set<String> out = new LinkedHashSet<>();
-    for (Table t : model.tables()) {
+    for (Table t : tables) {
       addWords(t.name().substring(t.name().lastIndexOf('.') + 1), out);
       for (Column c : t.columns()) {
         addWords(c.name(), out);
@@ -93,19 +98,48 @@ final class NameWords {
     return out;
   }
 
+  /** A version's name words with their vectors (length 1), side by side: what each unknown word is compared with. */
+  record Vocabulary(String[] words, float[][] vectors) {}
+
   /**
-   * For each of {@code words}, the name words (of {@code names}) nearest to it by cosine, from
-   * {@value #SIMILARITY}, at most {@value #PER_WORD} each; by name word, its best cosine. The first
-   * call in a process embeds the English words; a name word that is none of them ("qty", "uom") is
-   * embedded the first time an index needs it.
+   * The vocabulary of {@code names}. The first call in a process embeds the English words; a name
+   * word that is none of them ("qty", "uom") is embedded the first time an index needs it.
    */
-  Map<String, Double> nearest(List<String> words, Set<String> names, Embedder embedder) {
-    if (words.isEmpty() || names.isEmpty()) {
-      return Map.of();
-    }
+  Vocabulary vocabulary(Set<String> names, Embedder embedder) {
     Map<String, float[]> english = english(embedder);
     List<String> missing = names.stream().filter(w -> !english.containsKey(w) && !vectors.containsKey(w)).toList();
     vectors.putAll(unitVectors(embedder, missing));
+    String[] words = names.toArray(String[]::new);
+    float[][] v = new float[words.length][];
+    for (int i = 0; i < words.length; i++) {
+      float[] e = english.get(words[i]);
+      v[i] = e == null ? vectors.get(words[i]) : e;
+    }
+    return new Vocabulary(words, v);
+  }
+
+  /** {@code before} with the words of {@code added} it does not hold yet. */
+  Vocabulary extended(Vocabulary before, Set<String> added, Embedder embedder) {
+    Set<String> had = new java.util.HashSet<>(List.of(before.words()));
+    List<String> fresh = added.stream().filter(w -> !had.contains(w)).toList();
+    if (fresh.isEmpty()) {
+      return before;
+    }
+    Vocabulary more = vocabulary(new LinkedHashSet<>(fresh), embedder);
+    String[] words = java.util.Arrays.copyOf(before.words(), before.words().length + fresh.size());
+    float[][] vectors = java.util.Arrays.copyOf(before.vectors(), words.length);
+    System.arraycopy(more.words(), 0, words, before.words().length, fresh.size());
+    System.arraycopy(more.vectors(), 0, vectors, before.vectors().length, fresh.size());
+    return new Vocabulary(words, vectors);
+  }
+
+  /**
+   * For each of {@code words} (English words: {@link #unknown}), the name words of {@code vocabulary}
+   * nearest to it by cosine, from {@value #SIMILARITY}, at most {@value #PER_WORD} each; by name
+   * word, its best cosine. No call to the model.
+   */
+  static Map<String, Double> nearest(List<String> words, Vocabulary vocabulary, Embedder embedder) {
+    Map<String, float[]> english = english(embedder);
     Map<String, Double> out = new HashMap<>();
     for (String w : words) {
       float[] a = english.get(w);
@@ -115,9 +149,8 @@ final class NameWords {
       String[] best = new String[PER_WORD];
       double[] sim = new double[PER_WORD];
       java.util.Arrays.fill(sim, SIMILARITY);
-      for (String name : names) {
-        float[] v = english.get(name);
-        double s = dot(a, v == null ? vectors.get(name) : v);
+      for (int i = 0; i < vocabulary.words().length; i++) {
+        double s = dot(a, vocabulary.vectors()[i]);
         if (s >= sim[PER_WORD - 1]) {
           int at = PER_WORD - 1;
           while (at > 0 && s > sim[at - 1]) {
@@ -126,7 +159,7 @@ final class NameWords {
             at--;
           }
           sim[at] = s;
-          best[at] = name;
+          best[at] = vocabulary.words()[i];
         }
       }
       for (int k = 0; k < PER_WORD; k++) {

@@ -105,8 +105,15 @@ public final class SchemaIndex {
   static final int ACRONYMS_KEPT = 10_000;
   /** The vectors of the names' words, shared with every version and view made from this one. */
   private NameWords nameWords = new NameWords();
-  /** This version's name words, listed the first time a question needs them. */
-  private volatile Set<String> names;
+  /** This version's name words with their vectors, gathered the first time a question needs them. */
+  private volatile NameWords.Vocabulary names;
+  /**
+   * An earlier version's vocabulary and the name words of the tables changed since: what this
+   * version's is made from, without reading every name again (at 10,000 tables that read would fall
+   * on the first question after a change). A removed table's words stay: they find nothing.
+   */
+  private NameWords.Vocabulary namesBefore;
+  private Set<String> namesAdded = Set.of();
   /** Each judged table's own words ({@link #wordsOf}), found the first time a question judges it; at most one entry per table. */
   private final Map<String, Set<String>> tableWords = new java.util.concurrent.ConcurrentHashMap<>();
 
@@ -199,12 +206,12 @@ public final class SchemaIndex {
     if (unknown.isEmpty()) {
       return Map.of();
     }
-    Set<String> n = names;
+    NameWords.Vocabulary n = names;
     if (n == null) {
-      n = NameWords.of(model);
+      n = namesBefore == null ? nameWords.vocabulary(NameWords.of(model), embedder) : nameWords.extended(namesBefore, namesAdded, embedder);
       names = n;
     }
-    return nameWords.nearest(unknown, n, embedder);
+    return NameWords.nearest(unknown, n, embedder);
   }
 
   /**
@@ -220,6 +227,9 @@ public final class SchemaIndex {
         tablesOfModule, schemaTokens, named, patterns, chunks, Optional.of(v), copies, version);
     acronymReadings.forEach(out.acronymReadings::put);
     out.tableWords.putAll(tableWords);
+    out.names = names;
+    out.namesBefore = namesBefore;
+    out.namesAdded = namesAdded;
     return out;
   }
 
@@ -440,6 +450,13 @@ public final class SchemaIndex {
       wereAndAre.add(next.table(name));
     }
     carryAcronyms(updated, wereAndAre, changed);
+    NameWords.Vocabulary known = names;
+    updated.namesBefore = known != null ? known : namesBefore;
+    if (updated.namesBefore != null) {
+      Set<String> added = new LinkedHashSet<>(known != null ? Set.of() : namesAdded);
+      added.addAll(NameWords.of(changed.stream().map(next::table).flatMap(Optional::stream).toList()));
+      updated.namesAdded = added;
+    }
     tableWords.forEach((table, words) -> {
       if (!changed.contains(table)) {
         updated.tableWords.put(table, words);

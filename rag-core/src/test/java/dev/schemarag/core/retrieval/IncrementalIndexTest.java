@@ -422,6 +422,25 @@ class IncrementalIndexTest {
   }
 
   @Test
+  void aNewVersionSearchesTheNameWordsOfTheTablesAddedSinceTheLastQuestion() {
+    Catalog catalog = erp();
+    SchemaModel before = catalog.model();
+    SchemaIndex first = new SchemaIndex(before, chunks(before).values().stream().flatMap(List::stream).toList(), SETTINGS);
+    NameWordsTest.SynonymModel model = new NameWordsTest.SynonymModel();
+    assertThat(first.nameWordsNear("How many vocalists are there?", model)).doesNotContainKey("singer");
+
+    catalog.tables.put("hr.singer", table("hr.singer", "Performers of the company choir", pk("singer_id"), col("voice", "text", null)));
+    SchemaModel middle = catalog.model();
+    SchemaIndex second = apply(first, before, middle, new InMemoryChunkStore());
+    // A second change before any question: the third version gathers the words of both.
+    catalog.tables.put("hr.rehearsals", table("hr.rehearsals", "Choir practice", pk("rehearsal_id"), col("held_on", "date", null)));
+    SchemaIndex third = apply(second, middle, catalog.model(), new InMemoryChunkStore());
+    assertThat(third).isNotSameAs(second);
+    assertThat(third.nameWordsNear("How many vocalists are there?", model)).containsKey("singer");
+    assertThat(first.nameWordsNear("How many vocalists are there?", model)).as("the older version as it was").doesNotContainKey("singer");
+  }
+
+  @Test
   void aTablesOwnWordsAreReadAgainWhenItChangesAndKeptWhenAnotherDoes() {
     Catalog catalog = erp();
     SchemaModel before = catalog.model();

@@ -22,7 +22,7 @@ class NameWordsTest {
    * at cosine 0.5 from the suppliers' and every other word points its own way (a seeded random
    * direction in 64 dimensions, nearly orthogonal to the rest).
    */
-  private static final class SynonymModel implements Embedder {
+  static final class SynonymModel implements Embedder {
     final AtomicInteger texts = new AtomicInteger();
 
     @Override
@@ -98,7 +98,7 @@ class NameWordsTest {
   void searchesTheNameWordsNearestToAnUnknownWordFromTheSimilarityOn() {
     SynonymModel model = new SynonymModel();
     NameWords words = new NameWords();
-    Map<String, Double> near = words.nearest(List.of("vendors", "vocalists", "supply"), NameWords.of(SCHEMA), model);
+    Map<String, Double> near = NameWords.nearest(List.of("vendors", "vocalists", "supply"), words.vocabulary(NameWords.of(SCHEMA), model), model);
     assertThat(near).containsOnlyKeys("supplier", "singer");
     assertThat(near.get("supplier")).isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-6));
     assertThat(near).as("a word at cosine 0.5 is related, not the same").doesNotContainKey("qty");
@@ -108,18 +108,17 @@ class NameWordsTest {
   void embedsTheEnglishWordsOnceAndOnlyTheNamesThatAreNoneOfThem() {
     SynonymModel model = new SynonymModel();
     NameWords words = new NameWords();
-    words.nearest(List.of("vendors"), NameWords.of(SCHEMA), model);
+    NameWords.nearest(List.of("vendors"), words.vocabulary(NameWords.of(SCHEMA), model), model);
     int first = model.texts.get();
-    words.nearest(List.of("vocalists"), NameWords.of(SCHEMA), model);
-    assertThat(model.texts.get()).as("nothing embedded for the second question").isEqualTo(first);
-    new NameWords().nearest(List.of("vocalists"), NameWords.of(SCHEMA), model);
+    NameWords.nearest(List.of("vocalists"), words.vocabulary(NameWords.of(SCHEMA), model), model);
+    assertThat(model.texts.get()).as("nothing embedded for the next version's vocabulary").isEqualTo(first);
+    new NameWords().vocabulary(NameWords.of(SCHEMA), model);
     assertThat(model.texts.get() - first).as("another index embeds its own non-English name words only").isEqualTo(1);
   }
 
   @Test
-  void asksNothingWithoutUnknownWords() {
+  void findsNothingForAWordFarFromEveryName() {
     SynonymModel model = new SynonymModel();
-    assertThat(new NameWords().nearest(List.of(), NameWords.of(SCHEMA), model)).isEmpty();
-    assertThat(model.texts.get()).isZero();
+    assertThat(NameWords.nearest(List.of("weather"), new NameWords().vocabulary(NameWords.of(SCHEMA), model), model)).isEmpty();
   }
 }
