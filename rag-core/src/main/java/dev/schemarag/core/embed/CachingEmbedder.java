@@ -43,6 +43,11 @@ public final class CachingEmbedder implements Embedder {
   }
 
   @Override
+  public List<float[]> embedQuestions(List<String> texts) {
+    return delegate.embedQuestions(texts);
+  }
+
+  @Override
   public List<float[]> embedAll(List<String> texts) {
     return embedBatch(texts).vectors();
   }

@@ -16,4 +16,9 @@ public interface Embedder {
   default float[] embed(String text) {
     return embedAll(List.of(text)).get(0);
   }
+
+  /** Several questions, each as {@link #embed} gives it, in one call to the model where it takes them together. */
+  default List<float[]> embedQuestions(List<String> texts) {
+    return texts.stream().map(this::embed).toList();
+  }
 }

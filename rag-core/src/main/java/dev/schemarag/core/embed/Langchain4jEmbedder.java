@@ -132,6 +132,12 @@ public final class Langchain4jEmbedder implements Embedder {
     return embedPrefixed(List.of(text), queryPrefix).get(0);
   }
 
+  /** Questions: embedded with the model's query prefix, in batches. */
+  @Override
+  public List<float[]> embedQuestions(List<String> texts) {
+    return embedPrefixed(texts, queryPrefix);
+  }
+
   /** Stored texts (chunks): embedded with the model's passage prefix. */
   @Override
   public List<float[]> embedAll(List<String> texts) {

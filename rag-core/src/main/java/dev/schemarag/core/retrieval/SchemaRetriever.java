@@ -450,9 +450,15 @@ public final class SchemaRetriever {
    * ({@link QuestionValues#clauses}); 0 when it has neither.
    */
   private double relevanceOfParts(String question) {
+    List<String> parts = QuestionValues.parts(question);
+    if (parts.isEmpty()) {
+      return 0;
+    }
+    // One call for all parts: a call costs the model about as much for a short text as for a question.
+    List<float[]> vectors = embedder.embedQuestions(parts);
     double best = 0;
-    for (String part : QuestionValues.parts(question)) {
-      best = Math.max(best, relevanceOf(part));
+    for (float[] v : vectors) {
+      best = Math.max(best, relevanceOf(v));
     }
     return best;
   }
@@ -468,8 +474,7 @@ public final class SchemaRetriever {
   }
 
   /** The best evidence of one text, as the gate reads it ({@link RelevanceGate#relevance}). */
-  private double relevanceOf(String text) {
-    float[] q = embedder.embed(text);
+  private double relevanceOf(float[] q) {
     double best = 0;
     for (DenseSearch.Hit h : dense.nearest(ChunkKind.OVERVIEW, q, 5)) {
       best = Math.max(best, h.similarity());
