@@ -2,6 +2,7 @@ package dev.schemarag.core.retrieval;
 
 import dev.schemarag.core.chunk.Identifiers;
 import dev.schemarag.core.embed.Embedder;
+import dev.schemarag.core.embed.Vectors;
 import dev.schemarag.core.schema.Column;
 import dev.schemarag.core.schema.SchemaModel;
 import dev.schemarag.core.schema.Table;
@@ -150,7 +151,7 @@ final class NameWords {
       double[] sim = new double[PER_WORD];
       java.util.Arrays.fill(sim, SIMILARITY);
       for (int i = 0; i < vocabulary.words().length; i++) {
-        double s = dot(a, vocabulary.vectors()[i]);
+        double s = Vectors.dot(a, vocabulary.vectors()[i]);
         if (s >= sim[PER_WORD - 1]) {
           int at = PER_WORD - 1;
           while (at > 0 && s > sim[at - 1]) {
@@ -181,33 +182,8 @@ final class NameWords {
       List<String> batch = words.subList(i, Math.min(words.size(), i + BATCH));
       List<float[]> v = embedder.embedAll(batch);
       for (int j = 0; j < batch.size(); j++) {
-        out.put(batch.get(j), unit(v.get(j)));
+        out.put(batch.get(j), Vectors.normalize(v.get(j)));
       }
-    }
-    return out;
-  }
-
-  private static double dot(float[] a, float[] b) {
-    double dot = 0;
-    for (int i = 0; i < a.length; i++) {
-      dot += a[i] * b[i];
-    }
-    return dot;
-  }
-
-  /** The vector scaled to length 1, so that a dot product is the cosine. */
-  private static float[] unit(float[] v) {
-    double n = 0;
-    for (float x : v) {
-      n += x * x;
-    }
-    if (n == 0) {
-      return v;
-    }
-    float[] out = new float[v.length];
-    double len = Math.sqrt(n);
-    for (int i = 0; i < v.length; i++) {
-      out[i] = (float) (v[i] / len);
     }
     return out;
   }

@@ -342,10 +342,8 @@ class RetrievalPgvectorIT {
 
   @Test
   void aQuestionThatNamesATableByItsNamePassesJustBelowTheGate() throws Exception {
-    String dbId = "it-" + UUID.randomUUID();
-    SchemaModel schema = erp(dbId, "Gross monthly salary");
-    SchemaIndex index = new SchemaIndex(schema, indexed(schema), RetrievalSettings.DEFAULT);
-    try (PgDenseSearch dense = new PgDenseSearch(db, dbId)) {
+    SchemaIndex index = indexedErp();
+    try (PgDenseSearch dense = new PgDenseSearch(db, index.model().databaseId())) {
       // Each question gets a gate a little above its own relevance, within the penalty a named table may be under it.
       String naming = "Which warehouses stand in cold places?";
       SchemaContextPacket named = new SchemaRetriever(index, dense, model, RetrievalSettings.DEFAULT.withRelevanceGate(gateAbove(index, dense, naming)))
@@ -364,10 +362,8 @@ class RetrievalPgvectorIT {
 
   @Test
   void aWordTheSchemaNeverSaysIsSearchedAsTheNameWordsNearestToIt() throws Exception {
-    String dbId = "it-" + UUID.randomUUID();
-    SchemaModel schema = erp(dbId, "Gross monthly salary");
-    SchemaIndex index = new SchemaIndex(schema, indexed(schema), RetrievalSettings.DEFAULT);
-    try (PgDenseSearch dense = new PgDenseSearch(db, dbId)) {
+    SchemaIndex index = indexedErp();
+    try (PgDenseSearch dense = new PgDenseSearch(db, index.model().databaseId())) {
       SchemaRetriever retriever = new SchemaRetriever(index, dense, model, RetrievalSettings.DEFAULT);
       // No text of the schema says "staff": BM25 finds the employees by their name's word the model puts nearest to it.
       SchemaRetriever.Result staff = retriever.retrieveWithEvidence("List our staff", RetrievalSettings.DEFAULT);
@@ -378,6 +374,12 @@ class RetrievalPgvectorIT {
       SchemaRetriever.Result known = retriever.retrieveWithEvidence("Which departments have the most employees?", RetrievalSettings.DEFAULT);
       assertThat(known.packet().metrics()).as("every word known: no call to the model").containsEntry("name_words_searched", 0L);
     }
+  }
+
+  /** The small ERP indexed under a database id of its own, with default settings. */
+  private static SchemaIndex indexedErp() throws java.sql.SQLException {
+    SchemaModel schema = erp("it-" + UUID.randomUUID(), "Gross monthly salary");
+    return new SchemaIndex(schema, indexed(schema), RetrievalSettings.DEFAULT);
   }
 
   /** A gate 0.03 above the question's relevance with the gate open. */
