@@ -1,11 +1,11 @@
 package dev.schemarag.core.retrieval;
 
 import dev.schemarag.core.access.SchemaView;
-import dev.schemarag.core.embed.Embedder;
 import dev.schemarag.core.chunk.Chunk;
 import dev.schemarag.core.chunk.ChunkKind;
 import dev.schemarag.core.chunk.Chunker;
 import dev.schemarag.core.chunk.Identifiers;
+import dev.schemarag.core.embed.Embedder;
 import dev.schemarag.core.schema.ForeignKey;
 import dev.schemarag.core.schema.SchemaModel;
 import dev.schemarag.core.schema.Table;
