@@ -7,18 +7,16 @@ import dev.schemarag.core.schema.Column;
 import dev.schemarag.core.schema.SchemaModel;
 import dev.schemarag.core.schema.Table;
 import dev.schemarag.core.search.EnglishWords;
+import dev.schemarag.core.search.QuestionWords;
 import dev.schemarag.core.search.SchemaAnalyzer;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The words of a schema's table and column names, each with its vector once a question needs it.
@@ -37,14 +35,15 @@ final class NameWords {
   /** Shorter words are too often abbreviations or parts of codes. */
   static final int MIN_LENGTH = 3;
   private static final int BATCH = 256;
-  private static final Pattern WORD = Pattern.compile("\\p{L}+");
-  private static final Pattern QUOTED = Pattern.compile("'[^']*'|\"[^\"]*\"");
 
-  /** Vectors by word, shared by the versions and views of one index: a word's vector does not change with the schema. */
+  /**
+   * Vectors of the name words that are no English words ("qty"), shared by the versions and views of
+   * one index: a word's vector does not change with the schema.
+   */
   private final Map<String, float[]> vectors = new ConcurrentHashMap<>();
   /**
-   * The vectors of the tokenizer's English words, per model: embedded once in a process (about 20,000
-   * words), the first time a question needs them, so that a question's unknown words cost no call to
+   * The vectors of the tokenizer's English words, per model: embedded once in a process (21,722
+   * words for all-MiniLM-L6-v2's tokenizer), the first time a question needs them, so that a question's unknown words cost no call to
    * the model: one costs about as much for a word as for the whole question.
    */
   private static final Map<String, Map<String, float[]>> ENGLISH = new ConcurrentHashMap<>();
@@ -81,16 +80,10 @@ final class NameWords {
    * words with capitals inside or after the first word (names, codes) are left out: they name data.
    */
   static List<String> unknown(String question, Predicate<String> knows) {
-    String unquoted = QUOTED.matcher(question).replaceAll(m -> " ".repeat(m.group().length()));
-    Matcher m = WORD.matcher(unquoted);
     List<String> out = new ArrayList<>();
-    boolean first = true;
-    while (m.find()) {
-      String w = m.group();
-      boolean capitalised = !w.substring(1).equals(w.substring(1).toLowerCase(Locale.ROOT)) || (!first && Character.isUpperCase(w.charAt(0)));
-      first = false;
-      String lower = w.toLowerCase(Locale.ROOT);
-      if (capitalised || lower.length() < MIN_LENGTH || out.contains(lower) || !EnglishWords.contains(lower)
+    for (QuestionWords.Word w : QuestionWords.of(question)) {
+      String lower = w.lower();
+      if (w.capitalised() || lower.length() < MIN_LENGTH || out.contains(lower) || !EnglishWords.contains(lower)
           || SchemaAnalyzer.stems(lower).isEmpty() || knows.test(lower)) {
         continue;
       }

@@ -1,5 +1,6 @@
 package dev.schemarag.core.retrieval;
 
+import dev.schemarag.core.chunk.Identifiers;
 import dev.schemarag.core.schema.Column;
 import dev.schemarag.core.schema.ForeignKey;
 import dev.schemarag.core.schema.SchemaModel;
@@ -82,7 +83,7 @@ public final class WarmUpQuestions {
     if (db >= 0) {
       local = local.substring(db + 2);
     }
-    return local.replaceAll("([a-z])([A-Z])", "$1 $2").replace('_', ' ').trim().toLowerCase(Locale.ROOT);
+    return Identifiers.readable(local);
   }
 
   /** The start of a comment: its first clause, at most eight words. */

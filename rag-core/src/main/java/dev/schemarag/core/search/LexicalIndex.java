@@ -11,13 +11,10 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.miscellaneous.PerFieldAnalyzerWrapper;
 import org.apache.lucene.analysis.TokenStream;
@@ -296,8 +293,6 @@ public final class LexicalIndex {
   static final int MIN_RESPELLED_LENGTH = 6;
   /** From this length on, two edits ("departmnet" for "departments"): long words are rarely two edits from another word. */
   static final int TWO_EDITS_LENGTH = 9;
-  private static final Pattern WORD = Pattern.compile("\\p{L}+");
-  private static final Pattern QUOTED = Pattern.compile("'[^']*'|\"[^\"]*\"");
 
   /**
    * The question with each word that is no English word ({@link EnglishWords}) and that the
@@ -309,21 +304,14 @@ public final class LexicalIndex {
    * they are. The question itself when nothing is replaced.
    */
   public String respelled(String question) {
-    String unquoted = QUOTED.matcher(question).replaceAll(m -> " ".repeat(m.group().length()));
-    Matcher m = WORD.matcher(unquoted);
     StringBuilder out = new StringBuilder();
     int last = 0;
-    boolean first = true;
     try {
-      while (m.find()) {
-        String w = m.group();
-        boolean capitalised = !w.substring(1).equals(w.substring(1).toLowerCase(Locale.ROOT))
-            || (!first && Character.isUpperCase(w.charAt(0)));
-        first = false;
-        if (w.length() < MIN_RESPELLED_LENGTH || capitalised) {
+      for (QuestionWords.Word w : QuestionWords.of(question)) {
+        if (w.text().length() < MIN_RESPELLED_LENGTH || w.capitalised()) {
           continue;
         }
-        String lower = w.toLowerCase(Locale.ROOT);
+        String lower = w.lower();
         if (EnglishWords.contains(lower) || knows(lower)) {
           continue;
         }
@@ -333,8 +321,8 @@ public final class LexicalIndex {
         checker.setMinQueryLength(MIN_RESPELLED_LENGTH);
         SuggestWord[] s = checker.suggestSimilar(new Term(WORDS, lower), 1, reader, SuggestMode.SUGGEST_WHEN_NOT_IN_INDEX);
         if (s.length > 0) {
-          out.append(question, last, m.start()).append(s[0].string);
-          last = m.end();
+          out.append(question, last, w.start()).append(s[0].string);
+          last = w.end();
         }
       }
     } catch (IOException e) {
