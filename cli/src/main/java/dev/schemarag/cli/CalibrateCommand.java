@@ -48,8 +48,8 @@ final class CalibrateCommand implements Callable<Integer> {
   @Option(names = "--json", description = "write the sweep and the chosen gate here")
   Path jsonFile;
 
-  /** One question's measured relevance. */
-  record Measured(String set, boolean inScope, double relevance, boolean namesValue, boolean wordless) {}
+  /** One question's measured relevance, and whether it is refused whatever its relevance (wordless, an instruction to the assistant, or one word naming no table). */
+  record Measured(String set, boolean inScope, double relevance, boolean namesValue, boolean refusedAnyway) {}
 
   @Override
   public Integer call() throws Exception {
@@ -133,7 +133,9 @@ final class CalibrateCommand implements Callable<Integer> {
         for (BenchQuestion q : questions) {
           Map<String, Long> metrics = retriever.retrieve(q.question()).metrics();
           out.add(new Measured(set, !q.goldTables().isEmpty(), metrics.getOrDefault("relevance_milli", 0L) / 1000.0,
-              metrics.getOrDefault("names_table", 0L) == 1, metrics.getOrDefault("wordless", 0L) == 1));
+              metrics.getOrDefault("names_table", 0L) == 1,
+              metrics.getOrDefault("wordless", 0L) == 1 || metrics.getOrDefault("instruction", 0L) == 1
+                  || metrics.getOrDefault("one_word", 0L) == 1));
           pb.step();
         }
       }
@@ -143,7 +145,7 @@ final class CalibrateCommand implements Callable<Integer> {
   /** Share of the in-scope questions of {@code set} (or of all off-topic questions) the gate refuses. */
   private static double refusedShare(List<Measured> measured, String set, boolean inScope, double gate) {
     List<Measured> of = measured.stream().filter(m -> m.inScope() == inScope && (set == null || m.set().equals(set))).toList();
-    return of.isEmpty() ? 0 : (double) of.stream().filter(m -> RelevanceGate.refuses(m.relevance(), m.namesValue(), m.wordless(), gate)).count() / of.size();
+    return of.isEmpty() ? 0 : (double) of.stream().filter(m -> RelevanceGate.refuses(m.relevance(), m.namesValue(), m.refusedAnyway(), gate)).count() / of.size();
   }
 
   private static double round(double v) {

@@ -83,16 +83,37 @@ public final class RelevanceGate {
    * A question with no word to search for ({@link #wordless}: "What is 15% of 80?", "please") is refused
    * whatever its cosine: no table can answer what it does not say, and its vector is that of its framing.
    *
+   * A question that reads as an instruction to the assistant ({@link AssistantInstructions}: "ignore your instructions",
+   * "write a Python script") is refused whatever its cosine too: what it asks for is in no table, though it may borrow
+   * the schema's words.
+   *
+   * A question of {@link #oneWord one word} ("start", "customers?") passes only when it names a table as {@link
+   * NamedTables#named} reads it, whatever its cosine: a word such as "start" is close to every table's start date, and says
+   * nothing of what to look for in them.
+   *
    * @param wordless whether the question holds no word to search the schema for ({@link #wordless})
+   * @param oneWord the question's one word, when it is one word ({@link #oneWord})
+   * @param instruction the words by which the question reads as an instruction to the assistant, if it does
    * @param parts the best relevance of the question's parts (see {@link QuestionValues#parts})
    * @param namesATable whether the question names a table, by such a value or as {@link NamedTables#named} reads it;
    *     asked only below the gate
    */
-  static Verdict judge(Optional<TableEvidence> closest, double gate, boolean wordless, java.util.function.DoubleSupplier parts,
+  static Verdict judge(Optional<TableEvidence> closest, double gate, boolean wordless, Optional<String> oneWord,
+                       Optional<String> instruction, java.util.function.DoubleSupplier parts,
                        java.util.function.BooleanSupplier namesATable) {
     double score = closest.map(RelevanceGate::relevance).orElse(0.0);
+    Optional<String> table = closest.map(TableEvidence::table);
     if (gate > 0 && wordless) {
-      return new Verdict(score, false, Optional.of(new SchemaContextPacket.Refusal(closest.map(TableEvidence::table), score, gate, true)));
+      return new Verdict(score, false, Optional.of(new SchemaContextPacket.Refusal(table, score, gate, SchemaContextPacket.Refusal.Reason.WORDLESS)));
+    }
+    if (gate > 0 && instruction.isPresent()) {
+      return new Verdict(score, false, Optional.of(
+          new SchemaContextPacket.Refusal(table, score, gate, SchemaContextPacket.Refusal.Reason.INSTRUCTION, instruction.get())));
+    }
+    if (gate > 0 && oneWord.isPresent()) {
+      boolean named = namesATable.getAsBoolean();
+      return new Verdict(score, named, named ? Optional.empty() : Optional.of(
+          new SchemaContextPacket.Refusal(table, score, gate, SchemaContextPacket.Refusal.Reason.ONE_WORD, oneWord.get())));
     }
     if (gate <= 0 || score >= gate) {
       return new Verdict(score, false, Optional.empty());
@@ -100,7 +121,7 @@ public final class RelevanceGate {
     score = Math.max(score, parts.getAsDouble() - VALUES_PENALTY);
     boolean named = score < gate && namesATable.getAsBoolean();
     return new Verdict(score, named, refuses(score, named, false, gate)
-        ? Optional.of(new SchemaContextPacket.Refusal(closest.map(TableEvidence::table), score, gate, false)) : Optional.empty());
+        ? Optional.of(new SchemaContextPacket.Refusal(table, score, gate, SchemaContextPacket.Refusal.Reason.BELOW_GATE)) : Optional.empty());
   }
 
   /**
@@ -111,13 +132,23 @@ public final class RelevanceGate {
     return stems.stream().noneMatch(SchemaAnalyzer::isWord);
   }
 
+  /** Scripts that put spaces between words: a question in one of them without a space is one word. */
+  private static final java.util.regex.Pattern ONE_WORD = java.util.regex.Pattern.compile(
+      "[\\p{IsLatin}\\p{IsCyrillic}\\p{IsGreek}\\p{Nd}_'-]*\\p{L}[\\p{IsLatin}\\p{IsCyrillic}\\p{IsGreek}\\p{Nd}_'-]*");
+
+  /** The question's one word, when it is one word between punctuation ("start", "customers?"); empty otherwise. */
+  static Optional<String> oneWord(String question) {
+    String word = question.strip().replaceAll("^\\p{Punct}+|\\p{Punct}+$", "");
+    return ONE_WORD.matcher(word).matches() ? Optional.of(word) : Optional.empty();
+  }
+
   /**
    * Whether a question of this relevance is refused at this gate, given whether it names a table (by a
-   * value of {@link #NAMED_VALUE_WORDS} words or more, or by its name) and whether it is {@link #wordless}: the rule of {@link #judge},
-   * for calibrating the gate.
+   * value of {@link #NAMED_VALUE_WORDS} words or more, or by its name) and whether it is refused whatever its relevance
+   * ({@link #wordless}, or an instruction to the assistant): the rule of {@link #judge}, for calibrating the gate.
    */
-  public static boolean refuses(double relevance, boolean namesATable, boolean wordless, double gate) {
-    return wordless || relevance < gate && !(namesATable && relevance >= gate - VALUES_PENALTY);
+  public static boolean refuses(double relevance, boolean namesATable, boolean refusedAnyway, double gate) {
+    return refusedAnyway || relevance < gate && !(namesATable && relevance >= gate - VALUES_PENALTY);
   }
 
   /**

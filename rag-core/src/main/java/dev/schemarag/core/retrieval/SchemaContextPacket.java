@@ -35,23 +35,53 @@ public record SchemaContextPacket(String databaseId, String question, List<Packe
   }
 
   /**
-   * Why the packet is empty: no table's evidence reached the relevance gate, or the question holds no word to search
-   * for (numbers, signs, "please").
+   * Why the packet is empty: no table's evidence reached the relevance gate, the question holds no word to search
+   * for (numbers, signs, "please"), it reads as an instruction to the assistant ({@link AssistantInstructions}), or it is one
+   * word that names no table.
    *
    * @param closestTable the table nearest the question, if any had evidence
    * @param score its relevance (best cosine of its chunks)
-   * @param gate the gate it missed, or the gate in force when the question is wordless
-   * @param wordless whether the question holds no word to search for, whatever its relevance
+   * @param gate the gate it missed, or the gate in force when the question was refused whatever its relevance
+   * @param reason which of the four
+   * @param words the words that read as an instruction to the assistant ({@link Reason#INSTRUCTION}) or the one word
+   *     ({@link Reason#ONE_WORD}); else empty
    */
-  public record Refusal(Optional<String> closestTable, double score, double gate, boolean wordless) {
+  public record Refusal(Optional<String> closestTable, double score, double gate, Reason reason, String words) {
+
+    /** Why a question is refused. */
+    public enum Reason {
+      /** No table's evidence reached the gate. */
+      BELOW_GATE,
+      /** The question holds no word to search the schema for. */
+      WORDLESS,
+      /** The question asks the assistant to set its rules aside, take on a role, or write a program or a text. */
+      INSTRUCTION,
+      /** The question is one word, and no table is called so. */
+      ONE_WORD
+    }
+
+    /** A refusal for a reason that quotes no words of the question. */
+    public Refusal(Optional<String> closestTable, double score, double gate, Reason reason) {
+      this(closestTable, score, gate, reason, "");
+    }
+
+    public boolean wordless() {
+      return reason == Reason.WORDLESS;
+    }
 
     /** Names the closest table and its score, and nothing else of the schema. */
     public String message() {
-      return wordless
-          ? String.format(java.util.Locale.ROOT, "no table of this database fits the question: it holds no word to search the schema for"
-              + " (only numbers, signs or words such as 'what' and 'please'); the closest table, %s, scores %.2f", closestTable.orElse("(none)"), score)
-          : String.format(java.util.Locale.ROOT, "no table of this database fits the question: the closest, %s, scores %.2f, below the relevance gate %.2f",
-              closestTable.orElse("(none)"), score, gate);
+      String closest = closestTable.orElse("(none)");
+      return switch (reason) {
+        case WORDLESS -> String.format(java.util.Locale.ROOT, "no table of this database fits the question: it holds no word to search the schema for"
+            + " (only numbers, signs or words such as 'what' and 'please'); the closest table, %s, scores %.2f", closest, score);
+        case INSTRUCTION -> String.format(java.util.Locale.ROOT, "no table of this database fits the question: it reads as an instruction to the"
+            + " assistant ('%s'), not a question about the data; the closest table, %s, scores %.2f", words, closest, score);
+        case ONE_WORD -> String.format(java.util.Locale.ROOT, "no table of this database fits the question: it is one word ('%s') and no table"
+            + " is called so; the closest table, %s, scores %.2f", words, closest, score);
+        case BELOW_GATE -> String.format(java.util.Locale.ROOT, "no table of this database fits the question: the closest, %s, scores %.2f,"
+            + " below the relevance gate %.2f", closest, score, gate);
+      };
     }
   }
 

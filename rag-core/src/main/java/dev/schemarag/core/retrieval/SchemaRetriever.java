@@ -179,12 +179,14 @@ public final class SchemaRetriever {
     Optional<TableEvidence> closest = RelevanceGate.closest(ranked);
     List<String> stems = SchemaAnalyzer.stems(question);
     RelevanceGate.Verdict verdict = RelevanceGate.judge(closest, s.relevanceGate(), RelevanceGate.wordless(stems),
-        () -> relevanceOfParts(question),
+        RelevanceGate.oneWord(question), AssistantInstructions.find(question), () -> relevanceOfParts(question),
         () -> namesATable(stems, ranked));
     Optional<SchemaContextPacket.Refusal> refusal = verdict.refusal();
     metrics.put("relevance_milli", Math.round(verdict.relevance() * 1000));
     metrics.put("names_table", verdict.namesATable() ? 1L : 0L);
     metrics.put("wordless", refusal.map(SchemaContextPacket.Refusal::wordless).orElse(false) ? 1L : 0L);
+    metrics.put("instruction", refusal.map(r -> r.reason() == SchemaContextPacket.Refusal.Reason.INSTRUCTION).orElse(false) ? 1L : 0L);
+    metrics.put("one_word", refusal.map(r -> r.reason() == SchemaContextPacket.Refusal.Reason.ONE_WORD).orElse(false) ? 1L : 0L);
     if (refusal.isPresent()) {
       time.lap("size");
     } else if (model.size() < s.smallSchemaTables() || ranked.isEmpty()) {
