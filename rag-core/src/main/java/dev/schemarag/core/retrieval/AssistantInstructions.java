@@ -22,6 +22,10 @@ final class AssistantInstructions {
       // Setting aside what it was told.
       phrase("\\b(ignore|disregard|forget)\\s+((all|any|the|your|my|previous|prior|earlier|above|preceding)\\s+)*"
           + "(instructions?|rules|prompts?|question|schema|database|data|everything|above|guidelines|context)\\b"),
+      // Asking for what it was told or holds.
+      phrase("\\b(system|initial|hidden|original)\\s+prompt\\b"),
+      // Not "your password" or "your configuration": help articles speak to the user so ("resetting your password").
+      phrase("\\byour\\s+(own\\s+|hidden\\s+)?(instructions|guidelines)\\b"),
       // Taking on a role or a mode.
       phrase("\\byou\\s+are\\s+now\\b"),
       phrase("\\b(developer|admin|god|unrestricted|jailbreak)\\s+mode\\b"),
