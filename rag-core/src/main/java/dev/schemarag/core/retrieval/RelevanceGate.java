@@ -145,7 +145,9 @@ public final class RelevanceGate {
   /**
    * Whether a question of this relevance is refused at this gate, given whether it names a table (by a
    * value of {@link #NAMED_VALUE_WORDS} words or more, or by its name) and whether it is refused whatever its relevance
-   * ({@link #wordless}, or an instruction to the assistant): the rule of {@link #judge}, for calibrating the gate.
+   * ({@link #wordless}, an instruction to the assistant, or one word that names no table): the rule of {@link #judge},
+   * for calibrating the gate. A one-word question that names a table, which {@link #judge} lets through whatever its
+   * relevance, is counted here by its relevance: no calibration set holds one.
    */
   public static boolean refuses(double relevance, boolean namesATable, boolean refusedAnyway, double gate) {
     return refusedAnyway || relevance < gate && !(namesATable && relevance >= gate - VALUES_PENALTY);
