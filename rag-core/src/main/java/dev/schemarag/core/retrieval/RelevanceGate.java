@@ -88,15 +88,15 @@ public final class RelevanceGate {
    * the schema's words.
    *
    * A question of {@link #oneWord one word} ("start", "customers?") passes only when it names a table as {@link
-   * NamedTables#named} reads it, whatever its cosine: a word such as "start" is close to every table's start date, and says
-   * nothing of what to look for in them.
+   * NamedTables#named} reads it or is a word of a table's own name ("invoices"), whatever its cosine: a word such as
+   * "start" is close to every table's start date, and says nothing of what to look for in them.
    *
    * @param wordless whether the question holds no word to search the schema for ({@link #wordless})
    * @param oneWord the question's one word, when it is one word ({@link #oneWord})
    * @param instruction the words by which the question reads as an instruction to the assistant, if it does
    * @param parts the best relevance of the question's parts (see {@link QuestionValues#parts})
-   * @param namesATable whether the question names a table, by such a value or as {@link NamedTables#named} reads it;
-   *     asked only below the gate
+   * @param namesATable whether the question names a table, by such a value or as {@link NamedTables#named} reads it (for a
+   *     one-word question, also whether the word is in a table's own name); asked only below the gate or for one word
    */
   static Verdict judge(Optional<TableEvidence> closest, double gate, boolean wordless, Optional<String> oneWord,
                        Optional<String> instruction, java.util.function.DoubleSupplier parts,

@@ -56,7 +56,7 @@ public record SchemaContextPacket(String databaseId, String question, List<Packe
       WORDLESS,
       /** The question asks the assistant to set its rules aside, take on a role, or write a program or a text. */
       INSTRUCTION,
-      /** The question is one word, and no table is called so. */
+      /** The question is one word, and no table's name holds it. */
       ONE_WORD
     }
 
@@ -77,8 +77,8 @@ public record SchemaContextPacket(String databaseId, String question, List<Packe
             + " (only numbers, signs or words such as 'what' and 'please'); the closest table, %s, scores %.2f", closest, score);
         case INSTRUCTION -> String.format(java.util.Locale.ROOT, "no table of this database fits the question: it reads as an instruction to the"
             + " assistant ('%s'), not a question about the data; the closest table, %s, scores %.2f", words, closest, score);
-        case ONE_WORD -> String.format(java.util.Locale.ROOT, "no table of this database fits the question: it is one word ('%s') and no table"
-            + " is called so; the closest table, %s, scores %.2f", words, closest, score);
+        case ONE_WORD -> String.format(java.util.Locale.ROOT, "no table of this database fits the question: it is one word ('%s') that no"
+            + " table's name holds; the closest table, %s, scores %.2f", words, closest, score);
         case BELOW_GATE -> String.format(java.util.Locale.ROOT, "no table of this database fits the question: the closest, %s, scores %.2f,"
             + " below the relevance gate %.2f", closest, score, gate);
       };

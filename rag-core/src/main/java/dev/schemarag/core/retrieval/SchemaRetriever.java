@@ -178,9 +178,10 @@ public final class SchemaRetriever {
     int bridgesAdded = 0;
     Optional<TableEvidence> closest = RelevanceGate.closest(ranked);
     List<String> stems = SchemaAnalyzer.stems(question);
+    Optional<String> oneWord = RelevanceGate.oneWord(question);
     RelevanceGate.Verdict verdict = RelevanceGate.judge(closest, s.relevanceGate(), RelevanceGate.wordless(stems),
-        RelevanceGate.oneWord(question), AssistantInstructions.find(question), () -> relevanceOfParts(question),
-        () -> namesATable(stems, ranked));
+        oneWord, AssistantInstructions.find(question), () -> relevanceOfParts(question),
+        () -> namesATable(stems, ranked) || oneWord.isPresent() && inATableName(stems, ranked));
     Optional<SchemaContextPacket.Refusal> refusal = verdict.refusal();
     metrics.put("relevance_milli", Math.round(verdict.relevance() * 1000));
     metrics.put("names_table", verdict.namesATable() ? 1L : 0L);
@@ -473,6 +474,24 @@ public final class SchemaRetriever {
     List<String> tables = ranked.stream().map(e -> e.table).toList();
     return !index.named.named(stems, tables).isEmpty()
         || !index.named.namedByValue(stems, tables, index.lexical::heldElsewhere, RelevanceGate.NAMED_VALUE_WORDS).isEmpty();
+  }
+
+  /**
+   * Whether the one word of a one-word question is a word of a ranked table's own name: "invoices" asks for the
+   * customer or the supplier invoices, though no table is called that alone.
+   */
+  private boolean inATableName(List<String> stems, List<TableEvidence> ranked) {
+    if (stems.size() != 1) {
+      return false;
+    }
+    for (TableEvidence e : ranked) {
+      Optional<Table> t = index.model.table(e.table);
+      if (t.isPresent() && SchemaAnalyzer.stems(dev.schemarag.core.chunk.Chunker.localWords(t.get().name(), t.get().module()))
+          .contains(stems.get(0))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The best evidence of one text, as the gate reads it ({@link RelevanceGate#relevance}). */

@@ -538,7 +538,7 @@ class PacketCompletionTest {
     RelevanceGate.Verdict v = RelevanceGate.judge(closest, 0.36, false, RelevanceGate.oneWord("start"), Optional.empty(), () -> 0.0, () -> false);
     assertThat(v.refusal()).isPresent();
     assertThat(v.refusal().get().reason()).isEqualTo(SchemaContextPacket.Refusal.Reason.ONE_WORD);
-    assertThat(v.refusal().get().message()).contains("one word ('start')").contains("hr.training_courses").contains("0.46");
+    assertThat(v.refusal().get().message()).contains("one word ('start') that no table's name holds").contains("hr.training_courses").contains("0.46");
     // A word a table is called passes, below the gate too.
     courses.denseColumns.clear();
     courses.denseTable = 0.33;

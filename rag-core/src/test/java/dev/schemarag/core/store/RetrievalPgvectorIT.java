@@ -376,6 +376,22 @@ class RetrievalPgvectorIT {
     }
   }
 
+  @Test
+  void aOneWordQuestionPassesOnlyWhenATableNameHoldsTheWord() throws Exception {
+    SchemaIndex index = indexedErp();
+    try (PgDenseSearch dense = new PgDenseSearch(db, index.model().databaseId())) {
+      SchemaRetriever retriever = new SchemaRetriever(index, dense, model, RetrievalSettings.DEFAULT.withRelevanceGate(0.36));
+      assertThat(retriever.retrieve("warehouses").tableNames()).contains("inventory.warehouses");
+      // No table is called "items" alone; the order items are.
+      assertThat(retriever.retrieve("items?").tableNames()).contains("sales.order_items");
+      // "start" is close to the leave requests' first day, and names nothing.
+      SchemaContextPacket start = retriever.retrieve("start");
+      assertThat(start.refused()).isTrue();
+      assertThat(start.refusal().orElseThrow().reason()).isEqualTo(SchemaContextPacket.Refusal.Reason.ONE_WORD);
+      assertThat(start.metrics()).containsEntry("one_word", 1L);
+    }
+  }
+
   /** The small ERP indexed under a database id of its own, with default settings. */
   private static SchemaIndex indexedErp() throws java.sql.SQLException {
     SchemaModel schema = erp("it-" + UUID.randomUUID(), "Gross monthly salary");
