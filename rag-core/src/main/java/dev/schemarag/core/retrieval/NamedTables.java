@@ -62,7 +62,8 @@ final class NamedTables {
    *     them, in lower case ("ceo": "chief executive officer")
    */
   private record Names(List<List<String>> phrases, List<ColumnPhrase> columns, List<Role> roles, boolean withNames, Set<String> glossed,
-                       Set<List<String>> values, Set<String> plainColumnEnds, Map<String, Set<String>> valueAcronyms, Set<String> kinds) {}
+                       Set<List<String>> values, Set<String> plainColumnEnds, Map<String, Set<String>> valueAcronyms, Set<String> kinds,
+                       Set<String> nameWords) {}
 
   /** Where the head of a table's comment ends: "Office sites | where employees work", "Deals | in the sales pipeline". */
   private static final Pattern HEAD_END = Pattern.compile(
@@ -204,7 +205,8 @@ final class NamedTables {
       }
     }
     acronyms.replaceAll((initials, readings) -> Set.copyOf(readings));
-    Set<String> kinds = new java.util.HashSet<>(SchemaAnalyzer.stems(Chunker.localWords(t.name(), t.module())));
+    Set<String> nameWords = Set.copyOf(SchemaAnalyzer.stems(Chunker.localWords(t.name(), t.module())));
+    Set<String> kinds = new java.util.HashSet<>(nameWords);
     t.comment().ifPresent(c -> {
       Matcher end = HEAD_END.matcher(c);
       List<String> head = SchemaAnalyzer.stems(end.find() ? c.substring(0, end.start()) : c);
@@ -213,7 +215,7 @@ final class NamedTables {
       }
     });
     return new Names(List.copyOf(p), List.copyOf(columns), List.copyOf(r), withNames, Set.copyOf(glossed), Set.copyOf(values),
-        Set.copyOf(plainColumnEnds), Map.copyOf(acronyms), Set.copyOf(kinds));
+        Set.copyOf(plainColumnEnds), Map.copyOf(acronyms), Set.copyOf(kinds), nameWords);
   }
 
   /**
@@ -250,6 +252,17 @@ final class NamedTables {
     if (!stems.isEmpty() && !(stems.size() == 1 && stems.get(0).length() < 3)) {
       phrases.add(stems);
     }
+  }
+
+  /** Whether a word (as a stem) is a word of the own name of a table among {@code candidates} ("invoic": the customer invoices). */
+  boolean inAName(String stem, Iterable<String> candidates) {
+    for (String t : candidates) {
+      Names n = byTable.get(t);
+      if (n != null && n.nameWords().contains(stem)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The tables among {@code candidates} that the question (as stems) names. */

@@ -481,17 +481,7 @@ public final class SchemaRetriever {
    * customer or the supplier invoices, though no table is called that alone.
    */
   private boolean inATableName(List<String> stems, List<TableEvidence> ranked) {
-    if (stems.size() != 1) {
-      return false;
-    }
-    for (TableEvidence e : ranked) {
-      Optional<Table> t = index.model.table(e.table);
-      if (t.isPresent() && SchemaAnalyzer.stems(dev.schemarag.core.chunk.Chunker.localWords(t.get().name(), t.get().module()))
-          .contains(stems.get(0))) {
-        return true;
-      }
-    }
-    return false;
+    return stems.size() == 1 && index.named.inAName(stems.get(0), ranked.stream().map(e -> e.table).toList());
   }
 
   /** The best evidence of one text, as the gate reads it ({@link RelevanceGate#relevance}). */

@@ -68,6 +68,17 @@ class PacketCompletionTest {
   }
 
   @Test
+  void aWordOfATablesOwnNameIsFoundInTheCandidatesOnly() {
+    SchemaModel model = erp();
+    NamedTables n = named(model);
+    List<String> all = model.tables().stream().map(Table::name).toList();
+    // "lines" names no table alone, and is a word of the order lines' name.
+    assertThat(n.inAName(stems("lines").get(0), all)).isTrue();
+    assertThat(n.inAName(stems("lines").get(0), List.of("hr.employees"))).isFalse();
+    assertThat(n.inAName(stems("start").get(0), all)).isFalse();
+  }
+
+  @Test
   void aGlossInTheCommentNamesItsTable() {
     SchemaModel model = erp();
     assertThat(named(model).named(stems("How many vacancies are open?"), model.tables().stream().map(Table::name).toList()))
