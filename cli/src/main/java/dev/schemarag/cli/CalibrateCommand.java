@@ -29,7 +29,10 @@ import picocli.CommandLine.ParentCommand;
  * differ in their cosine range: E5 and BGE sit higher than MiniLM) is scored by the share of in-scope questions of each set it would
  * refuse and the share of off-topic questions it would refuse. The chosen gate refuses the most
  * off-topic questions while refusing at most {@code --max-in-scope-refused} of every in-scope set;
- * of gates that refuse as many, the lowest.
+ * of gates that refuse as many, the lowest. Each gate counts the model's world margin as committed (a question
+ * that much closer to the questions about the world than to the schema is refused); then, at the chosen gate,
+ * every margin from 0.04 to 0.20 is scored the same way, and the chosen margin is the one that refuses the most
+ * off-topic questions within the same in-scope budget, of margins that refuse as many the widest.
  */
 @Command(name = "calibrate", description = "Calibrate the relevance gate of the configured embedding model on the benchmark and ERP question sets.")
 final class CalibrateCommand implements Callable<Integer> {
@@ -49,7 +52,7 @@ final class CalibrateCommand implements Callable<Integer> {
   Path jsonFile;
 
   /** One question's measured relevance, and whether it is refused whatever its relevance (wordless, an instruction to the assistant, or one word naming no table). */
-  record Measured(String set, boolean inScope, double relevance, boolean namesValue, boolean refusedAnyway) {}
+  record Measured(String set, boolean inScope, double relevance, boolean namesValue, boolean refusedAnyway, double world) {}
 
   @Override
   public Integer call() throws Exception {
@@ -80,6 +83,7 @@ final class CalibrateCommand implements Callable<Integer> {
     }
 
     List<String> sets = measured.stream().filter(Measured::inScope).map(Measured::set).distinct().toList();
+    double margin = settings.worldMargin();
     List<Map<String, Object>> sweep = new ArrayList<>();
     double chosen = 0;
     double bestOff = -1;
@@ -93,12 +97,12 @@ final class CalibrateCommand implements Callable<Integer> {
       boolean fits = true;
       System.out.printf(Locale.ROOT, "%-6.2f", gate);
       for (String set : sets) {
-        double refused = refusedShare(measured, set, true, gate);
+        double refused = refusedShare(measured, set, true, gate, margin);
         row.put(set + "_in_scope_refused", round(refused));
         fits &= refused <= maxInScopeRefused;
         System.out.printf(Locale.ROOT, " %13.3f", refused);
       }
-      double off = refusedShare(measured, null, false, gate);
+      double off = refusedShare(measured, null, false, gate, margin);
       row.put("off_topic_refused", round(off));
       System.out.printf(Locale.ROOT, " %13.3f%n", off);
       sweep.add(row);
@@ -108,10 +112,46 @@ final class CalibrateCommand implements Callable<Integer> {
         bestOff = off;
       }
     }
-    double offAtChosen = refusedShare(measured, null, false, chosen);
-    System.out.printf(Locale.ROOT, "%nchosen gate %.2f: off-topic refused %.3f; in-scope refused at most %.3f of any set%n", chosen, offAtChosen,
-        maxInScopeRefused);
+    double offAtChosen = refusedShare(measured, null, false, chosen, margin);
+    System.out.printf(Locale.ROOT, "%nchosen gate %.2f (world margin %.2f): off-topic refused %.3f; in-scope refused at most %.3f of any set%n",
+        chosen, margin, offAtChosen, maxInScopeRefused);
     System.out.printf(Locale.ROOT, "relevance-gates.properties line:  %s=%.2f%n", modelName, chosen);
+
+    // The world margin at the chosen gate (0 = no world check, the gate alone).
+    List<Map<String, Object>> marginSweep = new ArrayList<>();
+    double chosenMargin = 0;
+    double bestMarginOff = refusedShare(measured, null, false, chosen, 0);
+    System.out.printf(Locale.ROOT, "%nworld margin at gate %.2f: in-scope refused per set, off-topic refused%n%-6s", chosen, "margin");
+    sets.forEach(n -> System.out.printf(Locale.ROOT, " %13s", n));
+    System.out.printf(Locale.ROOT, " %13s%n", "off-topic");
+    boolean measuredWorld = measured.stream().anyMatch(m -> !Double.isNaN(m.world()));
+    for (int mm = 20; measuredWorld && mm >= 4; mm--) {
+      double m = mm / 100.0;
+      Map<String, Object> row = new LinkedHashMap<>();
+      row.put("world_margin", m);
+      boolean fits = true;
+      System.out.printf(Locale.ROOT, "%-6.2f", m);
+      for (String set : sets) {
+        double refused = refusedShare(measured, set, true, chosen, m);
+        row.put(set + "_in_scope_refused", round(refused));
+        fits &= refused <= maxInScopeRefused;
+        System.out.printf(Locale.ROOT, " %13.3f", refused);
+      }
+      double off = refusedShare(measured, null, false, chosen, m);
+      row.put("off_topic_refused", round(off));
+      System.out.printf(Locale.ROOT, " %13.3f%n", off);
+      marginSweep.add(row);
+      if (fits && off > bestMarginOff) {
+        chosenMargin = m;
+        bestMarginOff = off;
+      }
+    }
+    if (measuredWorld) {
+      System.out.printf(Locale.ROOT, "%nchosen world margin %.2f: off-topic refused %.3f%n", chosenMargin, bestMarginOff);
+      System.out.printf(Locale.ROOT, "relevance-gates.properties line:  %s.world.margin=%.2f%n", modelName, chosenMargin);
+    } else {
+      System.out.println("no world margin measured: retrieval.world.margin is 0 (or the model has none calibrated), so its questions' closeness to the world was not taken");
+    }
     if (jsonFile != null) {
       Map<String, Object> out = new LinkedHashMap<>();
       out.put("embedding_model", modelName);
@@ -119,6 +159,9 @@ final class CalibrateCommand implements Callable<Integer> {
       out.put("off_topic_refused_at_chosen", round(offAtChosen));
       out.put("max_in_scope_refused", maxInScopeRefused);
       out.put("sweep", sweep);
+      out.put("world_margin", margin);
+      out.put("chosen_world_margin", chosenMargin);
+      out.put("world_margin_sweep", marginSweep);
       new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(jsonFile.toFile(), out);
       System.out.println("wrote " + jsonFile);
     }
@@ -135,17 +178,19 @@ final class CalibrateCommand implements Callable<Integer> {
           out.add(new Measured(set, !q.goldTables().isEmpty(), metrics.getOrDefault("relevance_milli", 0L) / 1000.0,
               metrics.getOrDefault("names_table", 0L) == 1,
               metrics.getOrDefault("wordless", 0L) == 1 || metrics.getOrDefault("instruction", 0L) == 1
-                  || metrics.getOrDefault("one_word", 0L) == 1));
+                  || metrics.getOrDefault("one_word", 0L) == 1,
+              metrics.containsKey("world_milli") ? metrics.get("world_milli") / 1000.0 : Double.NaN));
           pb.step();
         }
       }
     }
   }
 
-  /** Share of the in-scope questions of {@code set} (or of all off-topic questions) the gate refuses. */
-  private static double refusedShare(List<Measured> measured, String set, boolean inScope, double gate) {
+  /** Share of the in-scope questions of {@code set} (or of all off-topic questions) the gate with this world margin refuses. */
+  private static double refusedShare(List<Measured> measured, String set, boolean inScope, double gate, double margin) {
     List<Measured> of = measured.stream().filter(m -> m.inScope() == inScope && (set == null || m.set().equals(set))).toList();
-    return of.isEmpty() ? 0 : (double) of.stream().filter(m -> RelevanceGate.refuses(m.relevance(), m.namesValue(), m.refusedAnyway(), gate)).count() / of.size();
+    return of.isEmpty() ? 0 : (double) of.stream().filter(m -> RelevanceGate.refuses(m.relevance(), m.namesValue(), m.refusedAnyway(), gate)
+        || !Double.isNaN(m.world()) && RelevanceGate.aboutTheWorld(m.world(), m.relevance(), margin)).count() / of.size();
   }
 
   private static double round(double v) {

@@ -60,6 +60,9 @@ final class EvalCommand implements Callable<Integer> {
   @Option(names = "--relevance-gate", description = "override retrieval.relevance.gate (0 = never refuse)")
   Double relevanceGate;
 
+  @Option(names = "--world-margin", description = "override retrieval.world.margin (0 = never refuse a question as one about the world)")
+  Double worldMargin;
+
   @Option(names = "--docs", description = "folder of markdown schema docs to merge into the tables")
   Path docsDir;
 
@@ -132,11 +135,14 @@ final class EvalCommand implements Callable<Integer> {
     if (relevanceGate != null) {
       settings = settings.withRelevanceGate(relevanceGate);
     }
+    if (worldMargin != null) {
+      settings = settings.withWorldMargin(worldMargin);
+    }
     try (IndexedSchema indexed = sample ? IndexedSchema.liveSample(config, settings) : IndexedSchema.bench(config, settings, schemaFile, docsDir, noCache)) {
       SchemaIndex index = indexed.index();
       SchemaModel model = index.model();
-      System.out.printf("schema %s: %d tables, %d foreign keys; %d questions; relevance gate %.2f%n", model.databaseId(), model.size(),
-          model.foreignKeys().size(), questions.size(), settings.relevanceGate());
+      System.out.printf("schema %s: %d tables, %d foreign keys; %d questions; relevance gate %.2f, world margin %.2f%n", model.databaseId(), model.size(),
+          model.foreignKeys().size(), questions.size(), settings.relevanceGate(), settings.worldMargin());
       double chunksPerSecond = indexed.chunksPerSecond();
       String dbId = model.databaseId();
       try (PgDenseSearch dense = new PgDenseSearch(indexed.db(), dbId, config.getInt(ConfigKeys.RETRIEVAL_EF_SEARCH))) {

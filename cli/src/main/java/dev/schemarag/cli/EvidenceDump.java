@@ -63,6 +63,10 @@ final class EvidenceDump {
     row.put("sources", r.packet().tables().stream().map(t -> t.source()).toList());
     row.put("question", q.question());
     row.put("relevance", r.packet().metrics().getOrDefault("relevance_milli", 0L) / 1000.0);
+    if (r.packet().metrics().containsKey("world_milli")) {
+      row.put("world", r.packet().metrics().get("world_milli") / 1000.0);
+    }
+    r.packet().refusal().ifPresent(f -> row.put("refused", f.reason().name()));
     List<Map<String, Object>> cands = new ArrayList<>();
     for (TableEvidence e : r.evidence()) {
       Map<String, Object> c = new LinkedHashMap<>();

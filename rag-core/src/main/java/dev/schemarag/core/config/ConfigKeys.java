@@ -106,6 +106,8 @@ public final class ConfigKeys {
       "how far below the best (fused relevance, 0..1 relative to the best table) a table or module may be and still enter the packet");
   public static final ConfigKey RETRIEVAL_RELEVANCE_GATE = new ConfigKey("retrieval.relevance.gate", "auto",
       "absolute relevance (best cosine of any table or column chunk) a question needs, or it is refused as no_relevant_schema; auto = the embedding model's calibrated gate, 0 = never refuse");
+  public static final ConfigKey RETRIEVAL_WORLD_MARGIN = new ConfigKey("retrieval.world.margin", "auto",
+      "a question closer by more than this to the bundled questions about the world at large (mean cosine of the three nearest) than to its best table is refused as no_relevant_schema; auto = the embedding model's calibrated margin (none: never), 0 = never");
   public static final ConfigKey QUESTION_MAX_CHARS = new ConfigKey("question.max.chars", "4000",
       "longest question accepted, at the gateway and by the query service; a longer one is refused with a validation error");
   public static final ConfigKey RETRIEVAL_SELECTOR = new ConfigKey("retrieval.selector", "auto",
@@ -239,7 +241,7 @@ public final class ConfigKeys {
       GROUP_SESSION_TIMEOUT_MS,
       LOCAL_DIR, LOCAL_PG_NAME,
       EMBEDDING_MODEL, EMBEDDING_BASE_URL, EMBEDDING_API_KEY, EMBEDDING_BATCH, EMBEDDING_ONNX_SPINNING,
-      RETRIEVAL_TOP_K, RETRIEVAL_THRESHOLD, RETRIEVAL_RELEVANCE_GATE, RETRIEVAL_SELECTOR, RETRIEVAL_PATTERN_TABLES, RETRIEVAL_PHRASE_TABLES, QUESTION_MAX_CHARS, RETRIEVAL_SMALL_SCHEMA, RETRIEVAL_FK_CAP, RETRIEVAL_HUB_DEGREE,
+      RETRIEVAL_TOP_K, RETRIEVAL_THRESHOLD, RETRIEVAL_RELEVANCE_GATE, RETRIEVAL_WORLD_MARGIN, RETRIEVAL_SELECTOR, RETRIEVAL_PATTERN_TABLES, RETRIEVAL_PHRASE_TABLES, QUESTION_MAX_CHARS, RETRIEVAL_SMALL_SCHEMA, RETRIEVAL_FK_CAP, RETRIEVAL_HUB_DEGREE,
       RETRIEVAL_JOIN_HINTS, RETRIEVAL_EF_SEARCH, RETRIEVAL_DENSE_MEMORY_TEXTS, BM25_K1, BM25_B,
       LLM_PROVIDER, LLM_BASE_URL, LLM_MODEL, LLM_API_KEY, LLM_TIMEOUT_MS,
       ANSWER_MAX_ATTEMPTS, ANSWER_MAX_ROWS, ANSWER_PREVIEW_ROWS, ANSWER_STATEMENT_TIMEOUT_MS, ANSWER_PATTERN_REUSE,

@@ -125,6 +125,25 @@ public final class RelevanceGate {
   }
 
   /**
+   * A verdict that let the question through, unless the question is closer to the world's questions than to the
+   * schema by more than {@code margin} ({@link WorldQuestions}): "Which pharmacies in Lyon are open on Sunday?"
+   * reaches the gate on a table of offices in Lyon, yet sits much nearer "24 hour pharmacies in Madrid". A verdict
+   * that already refuses, no gate, or no margin ({@code margin <= 0}) is returned as it is.
+   */
+  static Verdict world(Verdict verdict, Optional<String> closestTable, double gate, double margin, WorldQuestions.Closeness world) {
+    if (verdict.refusal().isPresent() || gate <= 0 || margin <= 0 || !aboutTheWorld(world.score(), verdict.relevance(), margin)) {
+      return verdict;
+    }
+    return new Verdict(verdict.relevance(), verdict.namesATable(), Optional.of(new SchemaContextPacket.Refusal(closestTable,
+        verdict.relevance(), gate, SchemaContextPacket.Refusal.Reason.WORLD, world.nearest())));
+  }
+
+  /** Whether a question of this closeness to the world and relevance to the schema is about the world: the rule of {@link #world}. */
+  public static boolean aboutTheWorld(double world, double relevance, double margin) {
+    return margin > 0 && world - relevance > margin;
+  }
+
+  /**
    * Whether the question holds no word to search the schema for: of its searchable stems (stop words and the
    * words that frame a question, "what", "please", left out by {@code SchemaAnalyzer}), none is a word ({@link SchemaAnalyzer#isWord}).
    */

@@ -11,7 +11,9 @@ import java.util.Properties;
  * gate: it never refuses, rather than refusing by a number measured on another model. The same file
  * holds, as {@code <model>.pattern.tables}, the similarity to a documented query pattern from which
  * the pattern's tables join the packet, and as {@code <model>.phrase.tables} the similarity from which the
- * table nearest to one phrase of the question does; a model without them never adds such tables.
+ * table nearest to one phrase of the question does; a model without them never adds such tables. As
+ * {@code <model>.world.margin} it holds how much closer to the world's questions than to any table a
+ * question may be before it is refused ({@link WorldQuestions}); a model without it never refuses so.
  */
 public final class RelevanceGates {
   private RelevanceGates() {}
@@ -43,6 +45,11 @@ public final class RelevanceGates {
   /** The model's similarity from which a phrase's nearest table joins the packet, or 0 (never) when it has none. */
   public static double phraseTables(String embeddingModel) {
     return value(embeddingModel.trim() + ".phrase.tables");
+  }
+
+  /** The model's margin by which a question closer to the world's questions than to the schema is refused, or 0 (never). */
+  public static double worldMargin(String embeddingModel) {
+    return value(embeddingModel.trim() + ".world.margin");
   }
 
   private static double value(String key) {

@@ -21,10 +21,12 @@ import java.util.Locale;
  *     (0 = never); see {@link RelevanceGates#patternTables}
  * @param phraseTables similarity from which the table nearest to one phrase of the question joins the packet (0 = never,
  *     and the phrases are not searched); see {@link QuestionPhrases}
+ * @param worldMargin how much closer to the questions about the world than to its best table a question may be before the
+ *     gate refuses it (0 = never); see {@link WorldQuestions}
  */
 public record RetrievalSettings(int topK, double threshold, int smallSchemaTables, int fkCap, int hubDegree,
                                 JoinHints joinHints, double bm25K1, double bm25B, double relevanceGate, double selector,
-                                double patternTables, double phraseTables) {
+                                double patternTables, double phraseTables, double worldMargin) {
 
   public static final double SELECTOR_AUTO = 0;
   public static final double SELECTOR_EVIDENCE = -1;
@@ -50,6 +52,9 @@ public record RetrievalSettings(int topK, double threshold, int smallSchemaTable
     if (phraseTables < 0 || phraseTables >= 1) {
       throw new IllegalArgumentException("retrieval.phrase.tables.similarity must be within 0..1 (0 = never), not " + phraseTables);
     }
+    if (worldMargin < 0 || worldMargin >= 1) {
+      throw new IllegalArgumentException("retrieval.world.margin must be within 0..1 (0 = never), not " + worldMargin);
+    }
     if (selector != SELECTOR_AUTO && selector != SELECTOR_LEARNED && selector != SELECTOR_EVIDENCE && (selector <= 0 || selector >= 1)) {
       throw new IllegalArgumentException("retrieval.selector must be auto, learned, evidence or a threshold within 0..1, not " + selector);
     }
@@ -68,7 +73,8 @@ public record RetrievalSettings(int topK, double threshold, int smallSchemaTable
         jh, c.getDouble(ConfigKeys.BM25_K1), c.getDouble(ConfigKeys.BM25_B),
         relevanceGate(c.get(ConfigKeys.RETRIEVAL_RELEVANCE_GATE), c.get(ConfigKeys.EMBEDDING_MODEL)), selector(c.get(ConfigKeys.RETRIEVAL_SELECTOR), c.get(ConfigKeys.EMBEDDING_MODEL)),
         patternTables(c.get(ConfigKeys.RETRIEVAL_PATTERN_TABLES), c.get(ConfigKeys.EMBEDDING_MODEL)),
-        phraseTables(c.get(ConfigKeys.RETRIEVAL_PHRASE_TABLES), c.get(ConfigKeys.EMBEDDING_MODEL)));
+        phraseTables(c.get(ConfigKeys.RETRIEVAL_PHRASE_TABLES), c.get(ConfigKeys.EMBEDDING_MODEL)),
+        worldMargin(c.get(ConfigKeys.RETRIEVAL_WORLD_MARGIN), c.get(ConfigKeys.EMBEDDING_MODEL)));
   }
 
   /** {@code auto}, {@code learned}, {@code evidence} or a threshold; asked for by name or threshold, the learned selector needs the model's weights. */
@@ -119,6 +125,11 @@ public record RetrievalSettings(int topK, double threshold, int smallSchemaTable
     return calibrated(value, "retrieval.phrase.tables.similarity", () -> RelevanceGates.phraseTables(embeddingModel));
   }
 
+  /** {@code auto}: the embedding model's calibrated world margin (0 without one); otherwise the number given. */
+  static double worldMargin(String value, String embeddingModel) {
+    return calibrated(value, "retrieval.world.margin", () -> RelevanceGates.worldMargin(embeddingModel));
+  }
+
   /** {@code auto}: what the embedding model's calibration says; otherwise the number given, or an error naming the key. */
   private static double calibrated(String value, String key, java.util.function.DoubleSupplier auto) {
     String v = value.trim();
@@ -133,15 +144,19 @@ public record RetrievalSettings(int topK, double threshold, int smallSchemaTable
   }
 
   public RetrievalSettings withTopK(int k) {
-    return new RetrievalSettings(k, threshold, smallSchemaTables, fkCap, hubDegree, joinHints, bm25K1, bm25B, relevanceGate, selector, patternTables, phraseTables);
+    return new RetrievalSettings(k, threshold, smallSchemaTables, fkCap, hubDegree, joinHints, bm25K1, bm25B, relevanceGate, selector, patternTables, phraseTables, worldMargin);
   }
 
   public RetrievalSettings withRelevanceGate(double gate) {
-    return new RetrievalSettings(topK, threshold, smallSchemaTables, fkCap, hubDegree, joinHints, bm25K1, bm25B, gate, selector, patternTables, phraseTables);
+    return new RetrievalSettings(topK, threshold, smallSchemaTables, fkCap, hubDegree, joinHints, bm25K1, bm25B, gate, selector, patternTables, phraseTables, worldMargin);
+  }
+
+  public RetrievalSettings withWorldMargin(double margin) {
+    return new RetrievalSettings(topK, threshold, smallSchemaTables, fkCap, hubDegree, joinHints, bm25K1, bm25B, relevanceGate, selector, patternTables, phraseTables, margin);
   }
 
   /** @param how {@link #SELECTOR_AUTO}, {@link #SELECTOR_LEARNED}, {@link #SELECTOR_EVIDENCE} or a threshold */
   public RetrievalSettings withSelector(double how) {
-    return new RetrievalSettings(topK, threshold, smallSchemaTables, fkCap, hubDegree, joinHints, bm25K1, bm25B, relevanceGate, how, patternTables, phraseTables);
+    return new RetrievalSettings(topK, threshold, smallSchemaTables, fkCap, hubDegree, joinHints, bm25K1, bm25B, relevanceGate, how, patternTables, phraseTables, worldMargin);
   }
 }

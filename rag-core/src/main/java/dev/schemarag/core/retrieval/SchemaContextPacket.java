@@ -57,7 +57,9 @@ public record SchemaContextPacket(String databaseId, String question, List<Packe
       /** The question asks the assistant to set its rules aside, take on a role, or write a program or a text. */
       INSTRUCTION,
       /** The question is one word, and no table's name holds it. */
-      ONE_WORD
+      ONE_WORD,
+      /** The question is far closer to questions about the world at large than to any table ({@link WorldQuestions}). */
+      WORLD
     }
 
     /** A refusal for a reason that quotes no words of the question. */
@@ -79,6 +81,8 @@ public record SchemaContextPacket(String databaseId, String question, List<Packe
             + " assistant ('%s'), not a question about the data; the closest table, %s, scores %.2f", words, closest, score);
         case ONE_WORD -> String.format(java.util.Locale.ROOT, "no table of this database fits the question: it is one word ('%s') that no"
             + " table's name holds; the closest table, %s, scores %.2f", words, closest, score);
+        case WORLD -> String.format(java.util.Locale.ROOT, "no table of this database fits the question: it reads as a question about"
+            + " the world at large, like '%s', more than as one about the data; the closest table, %s, scores %.2f", words, closest, score);
         case BELOW_GATE -> String.format(java.util.Locale.ROOT, "no table of this database fits the question: the closest, %s, scores %.2f,"
             + " below the relevance gate %.2f", closest, score, gate);
       };

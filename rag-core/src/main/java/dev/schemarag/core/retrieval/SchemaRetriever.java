@@ -182,12 +182,20 @@ public final class SchemaRetriever {
     RelevanceGate.Verdict verdict = RelevanceGate.judge(closest, s.relevanceGate(), RelevanceGate.wordless(stems),
         oneWord, AssistantInstructions.find(question), () -> relevanceOfParts(question),
         () -> namesATable(stems, ranked) || oneWord.isPresent() && inATableName(stems, ranked));
+    double worldMargin = s.worldMargin();
+    if (s.relevanceGate() > 0 && worldMargin > 0) {
+      // Always measured (a dot product per world question) so that calibration can weigh it at any gate.
+      WorldQuestions.Closeness world = WorldQuestions.of(embedder).closeness(q);
+      metrics.put("world_milli", Math.round(world.score() * 1000));
+      verdict = RelevanceGate.world(verdict, closest.map(TableEvidence::table), s.relevanceGate(), worldMargin, world);
+    }
     Optional<SchemaContextPacket.Refusal> refusal = verdict.refusal();
     metrics.put("relevance_milli", Math.round(verdict.relevance() * 1000));
     metrics.put("names_table", verdict.namesATable() ? 1L : 0L);
     metrics.put("wordless", refusal.map(SchemaContextPacket.Refusal::wordless).orElse(false) ? 1L : 0L);
     metrics.put("instruction", refusal.map(r -> r.reason() == SchemaContextPacket.Refusal.Reason.INSTRUCTION).orElse(false) ? 1L : 0L);
     metrics.put("one_word", refusal.map(r -> r.reason() == SchemaContextPacket.Refusal.Reason.ONE_WORD).orElse(false) ? 1L : 0L);
+    metrics.put("world", refusal.map(r -> r.reason() == SchemaContextPacket.Refusal.Reason.WORLD).orElse(false) ? 1L : 0L);
     if (refusal.isPresent()) {
       time.lap("size");
     } else if (model.size() < s.smallSchemaTables() || ranked.isEmpty()) {

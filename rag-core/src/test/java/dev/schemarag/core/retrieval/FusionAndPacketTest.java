@@ -192,12 +192,23 @@ class FusionAndPacketTest {
     assertThat(RetrievalSettings.patternTables(" 0.7 ", "all-minilm-l6-v2")).isEqualTo(0.7);
     assertThatThrownBy(() -> RetrievalSettings.patternTables("close", "all-minilm-l6-v2"))
         .hasMessageContaining("retrieval.pattern.tables.similarity").hasMessageContaining("'close'");
-    assertThatThrownBy(() -> new RetrievalSettings(5, 0.3, 10, 4, 8, RetrievalSettings.JoinHints.BOTH, 1.5, 0.75, 0.3, 0, 1.5, 0))
+    assertThatThrownBy(() -> new RetrievalSettings(5, 0.3, 10, 4, 8, RetrievalSettings.JoinHints.BOTH, 1.5, 0.75, 0.3, 0, 1.5, 0, 0))
         .hasMessageContaining("retrieval.pattern.tables.similarity must be within 0..1");
     assertThat(RetrievalSettings.phraseTables("auto", "no-such-model")).isZero();
     assertThatThrownBy(() -> RetrievalSettings.phraseTables("near", "all-minilm-l6-v2"))
         .hasMessageContaining("retrieval.phrase.tables.similarity").hasMessageContaining("'near'");
-    assertThatThrownBy(() -> new RetrievalSettings(5, 0.3, 10, 4, 8, RetrievalSettings.JoinHints.BOTH, 1.5, 0.75, 0.3, 0, 0.6, -0.1))
+    assertThatThrownBy(() -> new RetrievalSettings(5, 0.3, 10, 4, 8, RetrievalSettings.JoinHints.BOTH, 1.5, 0.75, 0.3, 0, 0.6, -0.1, 0))
         .hasMessageContaining("retrieval.phrase.tables.similarity must be within 0..1");
+  }
+
+  @Test
+  void theWorldMarginReadsAutoOrANumberAndAModelWithoutOneNeverRefusesSo() {
+    assertThat(RetrievalSettings.worldMargin("auto", "all-minilm-l6-v2")).isEqualTo(0.10);
+    assertThat(RetrievalSettings.worldMargin("auto", "no-such-model")).isZero();
+    assertThat(RetrievalSettings.worldMargin("0", "all-minilm-l6-v2")).isZero();
+    assertThatThrownBy(() -> RetrievalSettings.worldMargin("wide", "all-minilm-l6-v2"))
+        .hasMessageContaining("retrieval.world.margin").hasMessageContaining("'wide'");
+    assertThatThrownBy(() -> RetrievalSettings.DEFAULT.withWorldMargin(-0.1)).hasMessageContaining("retrieval.world.margin must be within 0..1");
+    assertThat(RetrievalSettings.DEFAULT.withWorldMargin(0.2).worldMargin()).isEqualTo(0.2);
   }
 }

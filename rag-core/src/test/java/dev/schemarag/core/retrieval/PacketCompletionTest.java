@@ -536,6 +536,32 @@ class PacketCompletionTest {
   }
 
   @Test
+  void aQuestionFarCloserToTheWorldThanToAnyTableIsRefused() {
+    TableEvidence locations = new TableEvidence("hr.locations");
+    locations.denseTable = 0.41;
+    Optional<TableEvidence> closest = RelevanceGate.closest(List.of(locations));
+    RelevanceGate.Verdict passed = RelevanceGate.judge(closest, 0.36, false, Optional.empty(), Optional.empty(), () -> 0.0, () -> false);
+    assertThat(passed.refusal()).isEmpty();
+    WorldQuestions.Closeness pharmacies = new WorldQuestions.Closeness(0.62, "24 hour pharmacies in Madrid");
+    RelevanceGate.Verdict v = RelevanceGate.world(passed, Optional.of("hr.locations"), 0.36, 0.10, pharmacies);
+    assertThat(v.refusal()).isPresent();
+    assertThat(v.refusal().get().reason()).isEqualTo(SchemaContextPacket.Refusal.Reason.WORLD);
+    assertThat(v.refusal().get().message()).contains("the world at large").contains("'24 hour pharmacies in Madrid'")
+        .contains("hr.locations").contains("0.41");
+    // Within the margin, a question about the data that sounds like the world passes.
+    assertThat(RelevanceGate.world(passed, Optional.of("hr.locations"), 0.36, 0.10, new WorldQuestions.Closeness(0.50, "x")).refusal()).isEmpty();
+    // No margin or no gate: no such refusal; a refusal already made keeps its reason.
+    assertThat(RelevanceGate.world(passed, Optional.of("hr.locations"), 0.36, 0, pharmacies).refusal()).isEmpty();
+    assertThat(RelevanceGate.world(passed, Optional.of("hr.locations"), 0, 0.10, pharmacies).refusal()).isEmpty();
+    RelevanceGate.Verdict wordless = RelevanceGate.judge(closest, 0.36, true, Optional.empty(), Optional.empty(), () -> 0.0, () -> false);
+    assertThat(RelevanceGate.world(wordless, Optional.of("hr.locations"), 0.36, 0.10, pharmacies).refusal().get().reason())
+        .isEqualTo(SchemaContextPacket.Refusal.Reason.WORDLESS);
+    // Calibration weighs it by the same rule.
+    assertThat(RelevanceGate.aboutTheWorld(0.62, 0.41, 0.10)).isTrue();
+    assertThat(RelevanceGate.aboutTheWorld(0.50, 0.41, 0.10)).isFalse();
+  }
+
+  @Test
   void aQuestionOfOneWordPassesOnlyWhenATableIsCalledSo() {
     assertThat(RelevanceGate.oneWord("start")).contains("start");
     assertThat(RelevanceGate.oneWord("  Customers? ")).contains("Customers");

@@ -392,6 +392,22 @@ class RetrievalPgvectorIT {
     }
   }
 
+  @Test
+  void aQuestionAboutTheWorldInTheSchemasWordsIsRefusedAsSuch() throws Exception {
+    SchemaIndex index = indexedErp();
+    try (PgDenseSearch dense = new PgDenseSearch(db, index.model().databaseId())) {
+      SchemaRetriever retriever = new SchemaRetriever(index, dense, model, RetrievalSettings.DEFAULT.withRelevanceGate(0.36));
+      // It reaches the gate on the warehouses, yet reads as the world's weather.
+      SchemaContextPacket weather = retriever.retrieve("Will it rain at our warehouses in Hamburg tomorrow?");
+      assertThat(weather.metrics().get("relevance_milli")).as("above the gate").isGreaterThanOrEqualTo(360L);
+      assertThat(weather.refusal().orElseThrow().reason()).isEqualTo(SchemaContextPacket.Refusal.Reason.WORLD);
+      assertThat(weather.metrics()).containsEntry("world", 1L);
+      SchemaContextPacket stock = retriever.retrieve("Which warehouses hold the most stock?");
+      assertThat(stock.tableNames()).contains("inventory.warehouses");
+      assertThat(stock.metrics()).containsKey("world_milli").containsEntry("world", 0L);
+    }
+  }
+
   /** The small ERP indexed under a database id of its own, with default settings. */
   private static SchemaIndex indexedErp() throws java.sql.SQLException {
     SchemaModel schema = erp("it-" + UUID.randomUUID(), "Gross monthly salary");
