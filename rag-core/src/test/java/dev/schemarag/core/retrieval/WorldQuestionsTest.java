@@ -36,11 +36,26 @@ class WorldQuestionsTest {
   }
 
   @Test
+  void closenessIsTheCosineOverEveryDimension() {
+    // Six dimensions: one block of four summed side by side, and two more.
+    float[] a = {0.1f, 0.2f, 0.3f, 0.4f, 0.5f, 0.6f};
+    float[] b = {0.6f, 0.5f, 0.4f, 0.3f, 0.2f, 0.1f};
+    float[] c = {1, 1, 1, 1, 1, 1};
+    WorldQuestions world = new WorldQuestions(List.of("a", "b", "c"), List.of(a, b, c));
+    float[] q = {0, 0, 0, 0, 1, 1};
+    WorldQuestions.Closeness close = world.closeness(q);
+    assertThat(close.nearest()).isEqualTo("c");
+    assertThat(close.score()).isCloseTo((1.1 + 0.3 + 2) / 3, within(1e-6));
+  }
+
+  @Test
   void aQuestionVectorOfAnotherModelIsNamedAsSuch() {
     WorldQuestions world = new WorldQuestions(List.of("a", "b", "c"), List.of(unit(1, 0, 0), unit(0, 1, 0), unit(0, 0, 1)));
     assertThatThrownBy(() -> world.closeness(new float[] {1, 0})).hasMessageContaining("2 dimensions").hasMessageContaining("3");
     assertThatThrownBy(() -> new WorldQuestions(List.of("a", "b"), List.of(unit(1, 0, 0), unit(0, 1, 0))))
         .hasMessageContaining("3 or more texts");
+    assertThatThrownBy(() -> new WorldQuestions(List.of("a", "b", "c"), List.of(unit(1, 0, 0), unit(0, 1), unit(0, 0, 1))))
+        .hasMessageContaining("world question 1 has a vector of 2 dimensions");
   }
 
   private static float[] unit(float... v) {
