@@ -513,10 +513,17 @@ final class ScaleBench implements Callable<Integer> {
             BenchQuestion question = asked.get(i % asked.size());
             int pendingBefore = updatesBegun.get() - updatesDone.get();
             int begunBefore = updatesBegun.get();
+            // Read before and after, outside the timed stretch: who held the cores while the question ran.
+            long askingThread = CoreWaits.currentThreadId();
+            CoreWaits.Sample coresBefore = CoreWaits.sample(stack.brokerPid(), stack.postgresPid());
+            CoreWaits.Times selfBefore = CoreWaits.self();
             long q0 = System.nanoTime();
             // The follower has put the new version in place; a question never waits for an update.
             var packet = retrieverOf(indexes.get(DATABASE_ID), dense, model, settings).retrieve(question.question());
             double ms = (System.nanoTime() - q0) / 1e6;
+            CoreWaits.Times selfAfter = CoreWaits.self();
+            String cores = CoreWaits.between(coresBefore, selfBefore, selfAfter, CoreWaits.sample(stack.brokerPid(), stack.postgresPid()),
+                askingThread, "lexical-search", 3);
             int beside = pendingBefore + updatesBegun.get() - begunBefore;
             updatesBeside.add(beside);
             indexes.asked(DATABASE_ID, question.question());
@@ -540,8 +547,10 @@ final class ScaleBench implements Callable<Integer> {
             long askedAtMs = java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime() - Math.round(ms);
             System.out.printf(Locale.ROOT, "       first question after it (JVM uptime %d ms): %.0f ms, %.0f ms steady; stages (ms)%s%n"
                 + "         the follower's index update before it %.0f ms: catalog read %.1f ms, chunk read %.1f ms, new index version %.1f ms,"
-                + " warming it with the last question %.1f ms; index updates applied beside the question %d%n",
-                askedAtMs, ms, sameSteady, stages, apply, catalogMs, chunksMs, Math.max(0, apply - catalogMs - chunksMs - warmMs), warmMs, beside);
+                + " warming it with the last question %.1f ms; index updates applied beside the question %d%n"
+                + "         %s%n",
+                askedAtMs, ms, sameSteady, stages, apply, catalogMs, chunksMs, Math.max(0, apply - catalogMs - chunksMs - warmMs), warmMs, beside,
+                cores);
           });
           Map<String, Object> freshness = SchemaChanges.figures(measured);
           figures.put("freshness", freshness);
