@@ -85,33 +85,12 @@ final class CalibrateCommand implements Callable<Integer> {
     List<String> sets = measured.stream().filter(Measured::inScope).map(Measured::set).distinct().toList();
     double margin = settings.worldMargin();
     List<Map<String, Object>> sweep = new ArrayList<>();
-    double chosen = 0;
-    double bestOff = -1;
-    System.out.printf(Locale.ROOT, "%n%s: in-scope refused per set, off-topic refused%n%-6s", modelName, "gate");
-    sets.forEach(n -> System.out.printf(Locale.ROOT, " %13s", n));
-    System.out.printf(Locale.ROOT, " %13s%n", "off-topic");
+    List<Double> gates = new ArrayList<>();
     for (int g = 20; g <= 95; g++) {
-      double gate = g / 100.0;
-      Map<String, Object> row = new LinkedHashMap<>();
-      row.put("gate", gate);
-      boolean fits = true;
-      System.out.printf(Locale.ROOT, "%-6.2f", gate);
-      for (String set : sets) {
-        double refused = refusedShare(measured, set, true, gate, margin);
-        row.put(set + "_in_scope_refused", round(refused));
-        fits &= refused <= maxInScopeRefused;
-        System.out.printf(Locale.ROOT, " %13.3f", refused);
-      }
-      double off = refusedShare(measured, null, false, gate, margin);
-      row.put("off_topic_refused", round(off));
-      System.out.printf(Locale.ROOT, " %13.3f%n", off);
-      sweep.add(row);
-      // The most off-topic refusals the in-scope budget allows; on a tie, the lower gate (fewer in-scope refusals).
-      if (fits && off > bestOff) {
-        chosen = gate;
-        bestOff = off;
-      }
+      gates.add(g / 100.0);
     }
+    // On a tie, the lower gate (fewer in-scope refusals).
+    double chosen = sweep(measured, sets, modelName, "gate", "gate", gates, gate -> gate, gate -> margin, new Choice(0, -1), sweep).value();
     double offAtChosen = refusedShare(measured, null, false, chosen, margin);
     System.out.printf(Locale.ROOT, "%nchosen gate %.2f (world margin %.2f): off-topic refused %.3f; in-scope refused at most %.3f of any set%n",
         chosen, margin, offAtChosen, maxInScopeRefused);
@@ -119,33 +98,16 @@ final class CalibrateCommand implements Callable<Integer> {
 
     // The world margin at the chosen gate (0 = no world check, the gate alone).
     List<Map<String, Object>> marginSweep = new ArrayList<>();
-    double chosenMargin = 0;
-    double bestMarginOff = refusedShare(measured, null, false, chosen, 0);
-    System.out.printf(Locale.ROOT, "%nworld margin at gate %.2f: in-scope refused per set, off-topic refused%n%-6s", chosen, "margin");
-    sets.forEach(n -> System.out.printf(Locale.ROOT, " %13s", n));
-    System.out.printf(Locale.ROOT, " %13s%n", "off-topic");
     boolean measuredWorld = measured.stream().anyMatch(m -> !Double.isNaN(m.world()));
+    List<Double> margins = new ArrayList<>();
     for (int mm = 20; measuredWorld && mm >= 4; mm--) {
-      double m = mm / 100.0;
-      Map<String, Object> row = new LinkedHashMap<>();
-      row.put("world_margin", m);
-      boolean fits = true;
-      System.out.printf(Locale.ROOT, "%-6.2f", m);
-      for (String set : sets) {
-        double refused = refusedShare(measured, set, true, chosen, m);
-        row.put(set + "_in_scope_refused", round(refused));
-        fits &= refused <= maxInScopeRefused;
-        System.out.printf(Locale.ROOT, " %13.3f", refused);
-      }
-      double off = refusedShare(measured, null, false, chosen, m);
-      row.put("off_topic_refused", round(off));
-      System.out.printf(Locale.ROOT, " %13.3f%n", off);
-      marginSweep.add(row);
-      if (fits && off > bestMarginOff) {
-        chosenMargin = m;
-        bestMarginOff = off;
-      }
+      margins.add(mm / 100.0);
     }
+    // Widest first: on a tie the wider margin (fewer in-scope refusals) stays.
+    Choice byMargin = sweep(measured, sets, String.format(Locale.ROOT, "world margin at gate %.2f", chosen), "margin", "world_margin", margins, m -> chosen,
+        m -> m, new Choice(0, refusedShare(measured, null, false, chosen, 0)), marginSweep);
+    double chosenMargin = byMargin.value();
+    double bestMarginOff = byMargin.offTopic();
     if (measuredWorld) {
       System.out.printf(Locale.ROOT, "%nchosen world margin %.2f: off-topic refused %.3f%n", chosenMargin, bestMarginOff);
       System.out.printf(Locale.ROOT, "relevance-gates.properties line:  %s.world.margin=%.2f%n", modelName, chosenMargin);
@@ -184,6 +146,54 @@ final class CalibrateCommand implements Callable<Integer> {
         }
       }
     }
+  }
+
+  /** A sweep's choice and the share of off-topic questions it refuses. */
+  record Choice(double value, double offTopic) {}
+
+  /**
+   * Scores each value in order and prints the table: the value whose row refuses the most off-topic questions while
+   * every in-scope set stays within the budget, the first of equals; {@code none} when no value beats it.
+   */
+  private Choice sweep(List<Measured> measured, List<String> sets, String title, String label, String key, List<Double> values,
+                       java.util.function.DoubleUnaryOperator gateOf, java.util.function.DoubleUnaryOperator marginOf, Choice none,
+                       List<Map<String, Object>> rows) {
+    System.out.printf(Locale.ROOT, "%n%s: in-scope refused per set, off-topic refused%n%-6s", title, label);
+    sets.forEach(n -> System.out.printf(Locale.ROOT, " %13s", n));
+    System.out.printf(Locale.ROOT, " %13s%n", "off-topic");
+    Choice best = none;
+    for (double v : values) {
+      Map<String, Object> row = sweepRow(measured, sets, key, v, gateOf.applyAsDouble(v), marginOf.applyAsDouble(v));
+      rows.add(row);
+      double off = (Double) row.get("off_topic_refused");
+      if ((Boolean) row.remove("fits") && off > best.offTopic()) {
+        best = new Choice(v, off);
+      }
+    }
+    return best;
+  }
+
+  /**
+   * One row of a sweep, printed as it is scored: the share of each in-scope set and of the off-topic questions
+   * refused at this gate and world margin, and under {@code fits} whether every in-scope share is within the budget
+   * (the caller takes it out before the row is written).
+   */
+  private Map<String, Object> sweepRow(List<Measured> measured, List<String> sets, String key, double value, double gate, double margin) {
+    Map<String, Object> row = new LinkedHashMap<>();
+    row.put(key, value);
+    boolean fits = true;
+    System.out.printf(Locale.ROOT, "%-6.2f", value);
+    for (String set : sets) {
+      double refused = refusedShare(measured, set, true, gate, margin);
+      row.put(set + "_in_scope_refused", round(refused));
+      fits &= refused <= maxInScopeRefused;
+      System.out.printf(Locale.ROOT, " %13.3f", refused);
+    }
+    double off = refusedShare(measured, null, false, gate, margin);
+    row.put("off_topic_refused", round(off));
+    System.out.printf(Locale.ROOT, " %13.3f%n", off);
+    row.put("fits", fits);
+    return row;
   }
 
   /** Share of the in-scope questions of {@code set} (or of all off-topic questions) the gate with this world margin refuses. */
