@@ -99,17 +99,17 @@ final class CalibrateCommand implements Callable<Integer> {
     // The world margin at the chosen gate (0 = no world check, the gate alone).
     List<Map<String, Object>> marginSweep = new ArrayList<>();
     boolean measuredWorld = measured.stream().anyMatch(m -> !Double.isNaN(m.world()));
-    List<Double> margins = new ArrayList<>();
-    for (int mm = 20; measuredWorld && mm >= 4; mm--) {
-      margins.add(mm / 100.0);
-    }
-    // Widest first: on a tie the wider margin (fewer in-scope refusals) stays.
-    Choice byMargin = sweep(measured, sets, String.format(Locale.ROOT, "world margin at gate %.2f", chosen), "margin", "world_margin", margins, m -> chosen,
-        m -> m, new Choice(0, refusedShare(measured, null, false, chosen, 0)), marginSweep);
-    double chosenMargin = byMargin.value();
-    double bestMarginOff = byMargin.offTopic();
+    double chosenMargin = 0;
     if (measuredWorld) {
-      System.out.printf(Locale.ROOT, "%nchosen world margin %.2f: off-topic refused %.3f%n", chosenMargin, bestMarginOff);
+      List<Double> margins = new ArrayList<>();
+      for (int mm = 20; mm >= 4; mm--) {
+        margins.add(mm / 100.0);
+      }
+      // Widest first: on a tie the wider margin (fewer in-scope refusals) stays.
+      Choice byMargin = sweep(measured, sets, String.format(Locale.ROOT, "world margin at gate %.2f", chosen), "margin", "world_margin", margins,
+          m -> chosen, m -> m, new Choice(0, refusedShare(measured, null, false, chosen, 0)), marginSweep);
+      chosenMargin = byMargin.value();
+      System.out.printf(Locale.ROOT, "%nchosen world margin %.2f: off-topic refused %.3f%n", chosenMargin, byMargin.offTopic());
       System.out.printf(Locale.ROOT, "relevance-gates.properties line:  %s.world.margin=%.2f%n", modelName, chosenMargin);
     } else {
       System.out.println("no world margin measured: retrieval.world.margin is 0 (or the model has none calibrated), so its questions' closeness to the world was not taken");
@@ -163,22 +163,23 @@ final class CalibrateCommand implements Callable<Integer> {
     System.out.printf(Locale.ROOT, " %13s%n", "off-topic");
     Choice best = none;
     for (double v : values) {
-      Map<String, Object> row = sweepRow(measured, sets, key, v, gateOf.applyAsDouble(v), marginOf.applyAsDouble(v));
-      rows.add(row);
-      double off = (Double) row.get("off_topic_refused");
-      if ((Boolean) row.remove("fits") && off > best.offTopic()) {
-        best = new Choice(v, off);
+      Row row = sweepRow(measured, sets, key, v, gateOf.applyAsDouble(v), marginOf.applyAsDouble(v));
+      rows.add(row.written());
+      if (row.fits() && row.offTopic() > best.offTopic()) {
+        best = new Choice(v, row.offTopic());
       }
     }
     return best;
   }
 
+  /** A scored row: as written to the JSON, whether every in-scope share is within the budget, and the off-topic share. */
+  private record Row(Map<String, Object> written, boolean fits, double offTopic) {}
+
   /**
    * One row of a sweep, printed as it is scored: the share of each in-scope set and of the off-topic questions
-   * refused at this gate and world margin, and under {@code fits} whether every in-scope share is within the budget
-   * (the caller takes it out before the row is written).
+   * refused at this gate and world margin.
    */
-  private Map<String, Object> sweepRow(List<Measured> measured, List<String> sets, String key, double value, double gate, double margin) {
+  private Row sweepRow(List<Measured> measured, List<String> sets, String key, double value, double gate, double margin) {
     Map<String, Object> row = new LinkedHashMap<>();
     row.put(key, value);
     boolean fits = true;
@@ -192,8 +193,7 @@ final class CalibrateCommand implements Callable<Integer> {
     double off = refusedShare(measured, null, false, gate, margin);
     row.put("off_topic_refused", round(off));
     System.out.printf(Locale.ROOT, " %13.3f%n", off);
-    row.put("fits", fits);
-    return row;
+    return new Row(row, fits, round(off));
   }
 
   /** Share of the in-scope questions of {@code set} (or of all off-topic questions) the gate with this world margin refuses. */
