@@ -9,12 +9,14 @@
          first, then off-topic rows erp-hold-off-NNN), then holdout2.src and holdout2_offtopic.src
          into ../holdout2.jsonl (erp-h2-NNN, then erp-h2-off-NNN), then holdout3.src and
          holdout3_offtopic.src into ../holdout3.jsonl (erp-h3-NNN, then erp-h3-off-NNN), then
-         holdout4.src and holdout4_offtopic.src into ../holdout4.jsonl (erp-h4-NNN, then erp-h4-off-NNN).
+         holdout4.src and holdout4_offtopic.src into ../holdout4.jsonl (erp-h4-NNN, then erp-h4-off-NNN),
+         then holdout5.src and holdout5_offtopic.src into ../holdout5.jsonl (erp-h5-NNN, then
+         erp-h5-off-NNN).
   check: reads the .jsonl files, runs every gold SQL again, re-derives the gold sets and fails
          on any difference, on a column missing from information_schema.columns, on a gold table
          not named in the SQL, on columns read from the SQL text that differ from the plan's, or on
          a malformed off-topic row; then prints the counts (values.jsonl after the other two, then
-         holdout.jsonl, holdout2.jsonl, holdout3.jsonl and holdout4.jsonl).
+         holdout.jsonl, holdout2.jsonl, holdout3.jsonl, holdout4.jsonl and holdout5.jsonl).
 
 The database must hold data/schemas/erp (schema.sql then data.sql). Connection: --url with a
 JDBC or postgresql:// URL, else the usual PGHOST/PGPORT/PGUSER/PGDATABASE environment.
@@ -431,6 +433,7 @@ HELD_OUT_SETS = (
     HeldOut("holdout2.src", "holdout2_offtopic.src", "holdout2.jsonl", "erp-h2-", "erp-h2-off-"),
     HeldOut("holdout3.src", "holdout3_offtopic.src", "holdout3.jsonl", "erp-h3-", "erp-h3-off-"),
     HeldOut("holdout4.src", "holdout4_offtopic.src", "holdout4.jsonl", "erp-h4-", "erp-h4-off-"),
+    HeldOut("holdout5.src", "holdout5_offtopic.src", "holdout5.jsonl", "erp-h5-", "erp-h5-off-"),
 )
 
 
