@@ -63,6 +63,11 @@ final class EvalCommand implements Callable<Integer> {
   @Option(names = "--world-margin", description = "override retrieval.world.margin (0 = never refuse a question as one about the world)")
   Double worldMargin;
 
+  @Option(names = "--distractor-schemas", split = ",",
+      description = "schema descriptions (the same JSON format: public enterprise schemas, say) whose tables are indexed beside"
+          + " --schema's, each module (db_id) a schema of its own, for questions to find their tables among look-alikes")
+  List<Path> distractorSchemas = List.of();
+
   @Option(names = "--docs", description = "folder of markdown schema docs to merge into the tables")
   Path docsDir;
 
@@ -101,6 +106,10 @@ final class EvalCommand implements Callable<Integer> {
     if (schemaFile != null) {
       InputFiles.existing("schema file", schemaFile);
     }
+    if (!distractorSchemas.isEmpty() && sample) {
+      throw new IllegalArgumentException("--distractor-schemas goes with --schema: the sample is indexed from its database as it is");
+    }
+    distractorSchemas.forEach(f -> InputFiles.existing("distractor schema file", f));
     questionsFiles.forEach(f -> InputFiles.existing("questions file", f));
     // Output locations first: a run must not fail after minutes of work because a folder is missing.
     for (Path out : new Path[] {jsonFile, evidenceFile}) {
@@ -138,7 +147,9 @@ final class EvalCommand implements Callable<Integer> {
     if (worldMargin != null) {
       settings = settings.withWorldMargin(worldMargin);
     }
-    try (IndexedSchema indexed = sample ? IndexedSchema.liveSample(config, settings) : IndexedSchema.bench(config, settings, schemaFile, docsDir, noCache)) {
+    SchemaModel schema = sample ? null
+        : distractorSchemas.isEmpty() ? SchemaJsonLoader.load(schemaFile) : DistractorSchemas.all(SchemaJsonLoader.load(schemaFile), distractorSchemas);
+    try (IndexedSchema indexed = sample ? IndexedSchema.liveSample(config, settings) : IndexedSchema.bench(config, settings, schema, docsDir, noCache)) {
       SchemaIndex index = indexed.index();
       SchemaModel model = index.model();
       System.out.printf("schema %s: %d tables, %d foreign keys; %d questions; relevance gate %.2f, world margin %.2f%n", model.databaseId(), model.size(),

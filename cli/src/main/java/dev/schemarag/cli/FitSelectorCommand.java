@@ -73,11 +73,17 @@ final class FitSelectorCommand implements Callable<Integer> {
   Integer limit;
 
   @Option(names = "--distractors", defaultValue = "9000",
-      description = "also retrieve every question with this many generated enterprise tables beside the schema, and fit on both passes' rows (0 = the schema alone; default ${DEFAULT-VALUE})")
+      description = "also retrieve every question with this many distractor tables beside the schema (the --distractor-schemas modules"
+          + " first, generated enterprise tables for the rest), and fit on both passes' rows (0 = the schema alone; default ${DEFAULT-VALUE})")
   int distractors;
 
   @Option(names = "--distractor-seed", defaultValue = "101", description = "seed of the generated tables (default ${DEFAULT-VALUE})")
   long distractorSeed;
+
+  @Option(names = "--distractor-schemas", split = ",",
+      description = "schema descriptions (the benchmark JSON format, e.g. public enterprise schemas) whose whole modules are among the"
+          + " --distractors tables, in an order --distractor-seed shuffles, before generated tables fill the rest")
+  List<Path> distractorSchemas = List.of();
 
   @Option(names = "--sample-questions", split = ",",
       description = "also fit on these questions over the sample ERP database as the live pipeline indexes it (docs, comments, query"
@@ -115,6 +121,13 @@ final class FitSelectorCommand implements Callable<Integer> {
     }
     for (Path f : sampleQuestions) {
       InputFiles.existing("sample questions file", f);
+    }
+    for (Path f : distractorSchemas) {
+      InputFiles.existing("distractor schema file", f);
+    }
+    if (!distractorSchemas.isEmpty() && (distractors == 0 || fromRows != null)) {
+      throw new IllegalArgumentException("--distractor-schemas places its modules among the --distractors tables of a retrieving run:"
+          + " give --distractors above 0 and no --from-rows");
     }
     if (fromRows != null && !sampleQuestions.isEmpty()) {
       throw new IllegalArgumentException("--from-rows fits on the rows of that file as they are; --sample-questions retrieves new ones: give one of them");
@@ -206,7 +219,7 @@ final class FitSelectorCommand implements Callable<Integer> {
       // Hard negatives: the same questions among thousands of look-alike tables, where a large schema's ranking is flatter.
       Set<String> modules = new java.util.HashSet<>();
       schema.tables().forEach(t -> modules.add(t.module().orElse(t.name().substring(0, Math.max(0, t.name().indexOf('.'))))));
-      SchemaModel large = EnterpriseSchemaGenerator.beside(schema, schema.databaseId(), distractorSeed, distractors, modules);
+      SchemaModel large = DistractorSchemas.beside(schema, distractorSchemas, distractorSeed, distractors, modules).model();
       try (IndexedSchema s = IndexedSchema.bench(config, settings, large, null, false)) {
         collect(s, config, settings, questions, "questions among " + large.size() + " tables", 1, rows);
       }

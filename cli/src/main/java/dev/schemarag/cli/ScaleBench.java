@@ -52,7 +52,8 @@ import picocli.CommandLine.Option;
 /**
  * {@code ./schemarag bench scale}: the live pipeline on a database of N tables. The spider-union
  * and bird-union schemas go in as DDL with their descriptions as comments (each benchmark database
- * in a schema of its own), and generated enterprise modules fill up to N tables as distractors. On
+ * in a schema of its own), and generated enterprise modules fill up to N tables as distractors (after the
+ * whole modules of any schemas {@code --distractor-schemas} gives, public enterprise schemas say). On
  * a fresh stack (empty embedding cache) it measures the initial index beside the model's own rate,
  * the JVM's memory, the pgvector sizes, retrieval latency and packet quality on a seeded sample of
  * the benchmarks' dev questions, freshness of schema changes, and the first question after a
@@ -109,6 +110,12 @@ final class ScaleBench implements Callable<Integer> {
   @Option(names = "--seed", defaultValue = "13", description = "seed of the generated modules and the question sample (default ${DEFAULT-VALUE})")
   long seed;
 
+  @Option(names = "--distractor-schemas", split = ",",
+      description = "schema descriptions (the benchmark JSON format, e.g. public enterprise schemas) whose tables stand beside the"
+          + " benchmarks: whole modules (db_id), in an order --seed shuffles, each as long as it fits within N tables; generated"
+          + " modules fill what they leave")
+  List<Path> distractorSchemas = List.of();
+
   @Option(names = "--load-only",
       description = "only load the schema of the (one) --tables size into the database db.url names, and print the catalog.schemas"
           + " value that indexes it (its last line): for measuring the production topology on it with ./schemarag up")
@@ -145,6 +152,7 @@ final class ScaleBench implements Callable<Integer> {
       throw new IllegalArgumentException("bench scale measures a fresh stack with an empty embedding cache: unset db.url");
     }
     efSearch.forEach(PgDenseSearch::validEfSearch);
+    distractorSchemas.forEach(f -> InputFiles.existing("distractor schema file", f));
     if (changes < 1 || questionEvery < 1 || questions < 0 || warmUp < 0) {
       throw new IllegalArgumentException("--changes and --question-every must be at least 1, --questions and --warm-up at least 0");
     }
@@ -260,14 +268,15 @@ final class ScaleBench implements Callable<Integer> {
   }
 
   /** The schema of N tables as DDL, its schemas (modules), and how many of them hold the benchmarks' tables. */
-  private record ScaleSchema(SchemaModel model, SchemaDdl.Ddl ddl, List<String> schemas, int benchmarkSchemas) {}
+  private record ScaleSchema(SchemaModel model, SchemaDdl.Ddl ddl, List<String> schemas, int benchmarkSchemas, int distractorTables) {}
 
-  private ScaleSchema schema(Benchmarks bench, int n) {
+  private ScaleSchema schema(Benchmarks bench, int n) throws java.io.IOException {
     Set<String> benchSchemas = new LinkedHashSet<>();
     bench.model().tables().forEach(t -> benchSchemas.add(SchemaDdl.placeInModule(t).schema()));
-    SchemaModel full = EnterpriseSchemaGenerator.beside(bench.model(), DATABASE_ID, seed, n - bench.model().size(), benchSchemas);
-    return new ScaleSchema(full, SchemaDdl.inModules(full), full.tables().stream().map(t -> SchemaDdl.placeInModule(t).schema()).distinct().toList(),
-        benchSchemas.size());
+    DistractorSchemas.Beside beside = DistractorSchemas.beside(bench.model(), distractorSchemas, seed, n - bench.model().size(), benchSchemas);
+    SchemaModel full = beside.model();
+    List<String> schemas = full.tables().stream().map(t -> SchemaDdl.placeInModule(t).schema()).distinct().toList();
+    return new ScaleSchema(full, SchemaDdl.inModules(full), schemas, benchSchemas.size(), beside.givenTables());
   }
 
   /** {@code --load-only}: the schema into the database db.url names; prints its catalog.schemas value last. */
@@ -319,16 +328,18 @@ final class ScaleBench implements Callable<Integer> {
       execute(db, ddl.statements());
       SchemaModel catalog = new PgCatalogReader(db).read(DATABASE_ID, schemas);
       double loadSeconds = (System.nanoTime() - t0) / 1e9;
-      System.out.printf(Locale.ROOT, "loaded %d tables in %d schemas (%d of spider-union and bird-union, %d generated in %d modules), %d foreign keys,"
-              + " in %.1f s (%d foreign keys the description cannot make were left out)%n", catalog.size(), modules, bench.model().size(),
-          n - bench.model().size(), modules - scale.benchmarkSchemas(),
+      System.out.printf(Locale.ROOT, "loaded %d tables in %d schemas (%d of spider-union and bird-union; %d of the given distractor schemas"
+              + " and %d generated, in %d modules), %d foreign keys, in %.1f s (%d foreign keys the description cannot make were left out)%n",
+          catalog.size(), modules, bench.model().size(), scale.distractorTables(), n - bench.model().size() - scale.distractorTables(),
+          modules - scale.benchmarkSchemas(),
           catalog.foreignKeys().size(), loadSeconds, ddl.skippedForeignKeys());
       if (catalog.size() != n) {
         throw new IllegalStateException("the database holds " + catalog.size() + " tables, not " + n);
       }
       figures.put("tables", n);
       figures.put("tables_benchmark", bench.model().size());
-      figures.put("tables_generated", n - bench.model().size());
+      figures.put("tables_distractor", scale.distractorTables());
+      figures.put("tables_generated", n - bench.model().size() - scale.distractorTables());
       figures.put("schemas", modules);
       figures.put("foreign_keys", catalog.foreignKeys().size());
       figures.put("ddl_load_s", round1(loadSeconds));
