@@ -18,7 +18,8 @@ import java.util.Set;
 
 /**
  * Tables of schemas a user gives (the benchmark JSON format: public enterprise schemas, say) to stand
- * beside the benchmarks in {@code bench scale} instead of generated ones. Whole modules are taken, in a
+ * beside the benchmarks in {@code eval}, {@code fit-selector} and {@code bench scale}, where generated ones
+ * stood alone before. Whole modules are taken, in a
  * seeded order, as long as they fit: a module cut in half would be a schema no one has, and the
  * look-alikes that push a benchmark's tables out come in whole modules too.
  */
