@@ -35,14 +35,10 @@ final class DistractorSchemas {
   static Beside beside(SchemaModel base, List<Path> files, long seed, int tables, Set<String> reservedModules) throws IOException {
     List<SchemaModel> given = load(files);
     SchemaModel taken = take(base.databaseId(), given, tables, seed, reservedModules);
-    List<Table> all = new ArrayList<>(base.tables());
-    all.addAll(taken.tables());
-    List<ForeignKey> keys = new ArrayList<>(base.foreignKeys());
-    keys.addAll(taken.foreignKeys());
     Set<String> reserved = new HashSet<>(reservedModules);
     taken.tables().forEach(t -> reserved.add(t.module().orElseThrow()));
-    return new Beside(EnterpriseSchemaGenerator.beside(new SchemaModel(base.databaseId(), all, keys), base.databaseId(), seed,
-        tables - taken.size(), reserved), taken.size());
+    return new Beside(EnterpriseSchemaGenerator.beside(merged(base, taken), base.databaseId(), seed, tables - taken.size(), reserved),
+        taken.size());
   }
 
   /**
@@ -53,7 +49,11 @@ final class DistractorSchemas {
     List<SchemaModel> given = load(files);
     Set<String> reserved = new HashSet<>();
     base.tables().forEach(t -> reserved.add(t.module().orElse(t.name())));
-    SchemaModel taken = take(base.databaseId(), given, Integer.MAX_VALUE, 0, reserved);
+    return merged(base, take(base.databaseId(), given, Integer.MAX_VALUE, 0, reserved));
+  }
+
+  /** {@code base}'s tables and keys, then {@code taken}'s, as one model of {@code base}'s database. */
+  private static SchemaModel merged(SchemaModel base, SchemaModel taken) {
     List<Table> tables = new ArrayList<>(base.tables());
     tables.addAll(taken.tables());
     List<ForeignKey> keys = new ArrayList<>(base.foreignKeys());
@@ -82,6 +82,8 @@ final class DistractorSchemas {
     if (limit < 0) {
       throw new IllegalArgumentException("the distractor tables must be 0 or more, not " + limit);
     }
+    Set<String> reserved = new HashSet<>();
+    reservedModules.forEach(r -> reserved.add(r.toLowerCase(Locale.ROOT)));
     Map<String, List<Table>> modules = new LinkedHashMap<>();
     Map<String, String> sourceOf = new LinkedHashMap<>();
     List<ForeignKey> keys = new ArrayList<>();
@@ -91,7 +93,7 @@ final class DistractorSchemas {
         String module = t.module().orElseThrow(() -> new IllegalArgumentException(
             "distractor table " + t.name() + " of " + source.databaseId() + " has no db_id: its module becomes its schema"));
         String schema = module.toLowerCase(Locale.ROOT);
-        if (reservedModules.stream().anyMatch(r -> r.toLowerCase(Locale.ROOT).equals(schema))) {
+        if (reserved.contains(schema)) {
           throw new IllegalArgumentException("distractor module '" + module + "' of " + source.databaseId()
               + " has the name of a benchmark schema: rename it");
         }
