@@ -5,6 +5,8 @@ import dev.schemarag.core.schema.SchemaJsonLoader;
 import dev.schemarag.core.schema.SchemaModel;
 import dev.schemarag.core.schema.Table;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -15,6 +17,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
  * Tables of schemas a user gives (the benchmark JSON format: public enterprise schemas, say) to stand
@@ -61,10 +65,37 @@ final class DistractorSchemas {
     return new SchemaModel(base.databaseId(), tables, keys);
   }
 
+  /**
+   * The schema files {@code given} names: a file as it is, a folder as its {@code .json} and {@code .json.gz} files
+   * in name order (data/bench/public-schemas, say). A path that does not exist, or a folder with no such file, is refused by name.
+   */
+  static List<Path> files(List<Path> given) {
+    List<Path> out = new ArrayList<>();
+    for (Path p : given) {
+      if (!Files.isDirectory(p)) {
+        out.add(InputFiles.existing("distractor schema file", p));
+        continue;
+      }
+      List<Path> inside;
+      try (Stream<Path> listed = Files.list(p)) {
+        inside = listed.filter(f -> Files.isRegularFile(f) && SCHEMA_FILE.matcher(f.getFileName().toString()).matches()).sorted().toList();
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot list distractor schema folder " + p + ": " + e.getMessage(), e);
+      }
+      if (inside.isEmpty()) {
+        throw new IllegalArgumentException("distractor schema folder " + p + " holds no .json or .json.gz file");
+      }
+      out.addAll(inside);
+    }
+    return List.copyOf(out);
+  }
+
+  private static final Pattern SCHEMA_FILE = Pattern.compile(".*\\.json(\\.gz)?");
+
   private static List<SchemaModel> load(List<Path> files) throws IOException {
     List<SchemaModel> given = new ArrayList<>();
-    for (Path file : files) {
-      given.add(SchemaJsonLoader.load(InputFiles.existing("distractor schema file", file)));
+    for (Path file : files(files)) {
+      given.add(SchemaJsonLoader.load(file));
     }
     return given;
   }

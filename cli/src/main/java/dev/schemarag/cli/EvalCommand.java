@@ -65,7 +65,8 @@ final class EvalCommand implements Callable<Integer> {
 
   @Option(names = "--distractor-schemas", split = ",",
       description = "schema descriptions (the same JSON format: public enterprise schemas, say) whose tables are indexed beside"
-          + " --schema's, each module (db_id) a schema of its own, for questions to find their tables among look-alikes")
+          + " --schema's, each module (db_id) a schema of its own, for questions to find their tables among look-alikes;"
+          + " a folder gives its .json and .json.gz files (data/bench/public-schemas)")
   List<Path> distractorSchemas = List.of();
 
   @Option(names = "--docs", description = "folder of markdown schema docs to merge into the tables")
@@ -109,7 +110,7 @@ final class EvalCommand implements Callable<Integer> {
     if (!distractorSchemas.isEmpty() && sample) {
       throw new IllegalArgumentException("--distractor-schemas goes with --schema: the sample is indexed from its database as it is");
     }
-    distractorSchemas.forEach(f -> InputFiles.existing("distractor schema file", f));
+    distractorSchemas = DistractorSchemas.files(distractorSchemas);
     questionsFiles.forEach(f -> InputFiles.existing("questions file", f));
     // Output locations first: a run must not fail after minutes of work because a folder is missing.
     for (Path out : new Path[] {jsonFile, evidenceFile}) {

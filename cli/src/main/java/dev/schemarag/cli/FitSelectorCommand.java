@@ -82,7 +82,8 @@ final class FitSelectorCommand implements Callable<Integer> {
 
   @Option(names = "--distractor-schemas", split = ",",
       description = "schema descriptions (the benchmark JSON format, e.g. public enterprise schemas) whose whole modules are among the"
-          + " --distractors tables, in an order --distractor-seed shuffles, before generated tables fill the rest")
+          + " --distractors tables, in an order --distractor-seed shuffles, before generated tables fill the rest;"
+          + " a folder gives its .json and .json.gz files (data/bench/public-schemas)")
   List<Path> distractorSchemas = List.of();
 
   @Option(names = "--sample-questions", split = ",",
@@ -122,9 +123,7 @@ final class FitSelectorCommand implements Callable<Integer> {
     for (Path f : sampleQuestions) {
       InputFiles.existing("sample questions file", f);
     }
-    for (Path f : distractorSchemas) {
-      InputFiles.existing("distractor schema file", f);
-    }
+    distractorSchemas = DistractorSchemas.files(distractorSchemas);
     if (!distractorSchemas.isEmpty() && (distractors == 0 || fromRows != null)) {
       throw new IllegalArgumentException("--distractor-schemas places its modules among the --distractors tables of a retrieving run:"
           + " give --distractors above 0 and no --from-rows");

@@ -113,7 +113,7 @@ final class ScaleBench implements Callable<Integer> {
   @Option(names = "--distractor-schemas", split = ",",
       description = "schema descriptions (the benchmark JSON format, e.g. public enterprise schemas) whose tables stand beside the"
           + " benchmarks: whole modules (db_id), in an order --seed shuffles, each as long as it fits within N tables; generated"
-          + " modules fill what they leave")
+          + " modules fill what they leave; a folder gives its .json and .json.gz files (data/bench/public-schemas)")
   List<Path> distractorSchemas = List.of();
 
   @Option(names = "--load-only",
@@ -152,7 +152,7 @@ final class ScaleBench implements Callable<Integer> {
       throw new IllegalArgumentException("bench scale measures a fresh stack with an empty embedding cache: unset db.url");
     }
     efSearch.forEach(PgDenseSearch::validEfSearch);
-    distractorSchemas.forEach(f -> InputFiles.existing("distractor schema file", f));
+    distractorSchemas = DistractorSchemas.files(distractorSchemas);
     if (changes < 1 || questionEvery < 1 || questions < 0 || warmUp < 0) {
       throw new IllegalArgumentException("--changes and --question-every must be at least 1, --questions and --warm-up at least 0");
     }

@@ -119,4 +119,18 @@ class DistractorSchemasTest {
     assertThatThrownBy(() -> DistractorSchemas.take("scale", List.of(source("a", "m", 3), source("b", "m", 2)), 10, 1, Set.of()))
         .hasMessageContaining("in both a and b");
   }
+
+  @Test
+  void aFolderGivesItsSchemaFilesInNameOrderAndAFolderWithoutOneIsRefused(@TempDir Path dir) throws Exception {
+    Path folder = Files.createDirectory(dir.resolve("public"));
+    Path b = Files.writeString(folder.resolve("b.json"), "{}");
+    Path a = Files.writeString(folder.resolve("a.json.gz"), "{}");
+    Files.writeString(folder.resolve("README.md"), "not a schema");
+    Path single = Files.writeString(dir.resolve("single.json"), "{}");
+    assertThat(DistractorSchemas.files(List.of(folder, single))).containsExactly(a, b, single);
+    Path empty = Files.createDirectory(dir.resolve("empty"));
+    assertThatThrownBy(() -> DistractorSchemas.files(List.of(empty))).hasMessageContaining("empty").hasMessageContaining("no .json");
+    assertThatThrownBy(() -> DistractorSchemas.files(List.of(dir.resolve("missing.json")))).hasMessageContaining("missing.json")
+        .hasMessageContaining("does not exist");
+  }
 }

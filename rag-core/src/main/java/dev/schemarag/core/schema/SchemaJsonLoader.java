@@ -2,19 +2,21 @@ package dev.schemarag.core.schema;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.zip.GZIPInputStream;
 
 /**
  * Reads a schema description JSON (the format of the retrieval benchmarks, also the import path
  * for databases we cannot connect to): {@code {"name", "tables": [{"name", "db_id"?, "description"?,
  * "columns": [{"name", "type", "primary_key"?, "description"?, "column_description"?,
  * "value_description"?}], "foreign_keys": [{"from_column", "to_table", "to_column"}]}]}}.
- * A table's {@code db_id} becomes its module.
+ * A table's {@code db_id} becomes its module. A file whose name ends in {@code .gz} is read through gzip.
  */
 public final class SchemaJsonLoader {
   private SchemaJsonLoader() {}
@@ -22,7 +24,9 @@ public final class SchemaJsonLoader {
   public static SchemaModel load(Path file) throws IOException {
     JsonNode root;
     try {
-      root = new ObjectMapper().readTree(Files.readAllBytes(file));
+      byte[] bytes = Files.readAllBytes(file);
+      root = new ObjectMapper().readTree(file.getFileName().toString().endsWith(".gz")
+          ? new GZIPInputStream(new ByteArrayInputStream(bytes)).readAllBytes() : bytes);
     } catch (IOException e) {
       throw new IOException("cannot read schema file " + file + ": " + e.getMessage(), e);
     }

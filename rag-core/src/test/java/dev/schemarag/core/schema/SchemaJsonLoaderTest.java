@@ -4,7 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class SchemaJsonLoaderTest {
 
@@ -40,5 +47,20 @@ class SchemaJsonLoaderTest {
   void badInputNamesTheProblem() {
     assertThatThrownBy(() -> parse("{\"tables\": {}}")).hasMessageContaining("test.json").hasMessageContaining("\"tables\" array");
     assertThatThrownBy(() -> parse("{\"tables\": [{\"columns\": []}]}")).hasMessageContaining("table #0 has no \"name\"");
+  }
+
+  @Test
+  void aGzippedFileReadsAsItsPlainCopyAndABrokenOneIsNamed(@TempDir Path dir) throws Exception {
+    String json = """
+        {"name": "shop", "tables": [{"name": "shop__orders", "db_id": "shop", "columns": [{"name": "id", "type": "int"}]}]}
+        """;
+    Path plain = Files.writeString(dir.resolve("shop.json"), json);
+    Path zipped = dir.resolve("shop.json.gz");
+    try (OutputStream out = new GZIPOutputStream(Files.newOutputStream(zipped))) {
+      out.write(json.getBytes(StandardCharsets.UTF_8));
+    }
+    assertThat(List.copyOf(SchemaJsonLoader.load(zipped).tables())).isEqualTo(List.copyOf(SchemaJsonLoader.load(plain).tables()));
+    Path broken = Files.writeString(dir.resolve("broken.json.gz"), json);
+    assertThatThrownBy(() -> SchemaJsonLoader.load(broken)).hasMessageContaining("broken.json.gz");
   }
 }
