@@ -86,6 +86,8 @@ final class ProcessStack {
   static final Proc INGEST = new Proc("ingest-service", "ingest-service", "-Xmx512m", ConfigKeys.INGEST_HTTP_PORT);
   static final Proc INDEXER = new Proc("indexer-service", "indexer-service", "-Xmx1g", ConfigKeys.INDEXER_HTTP_PORT);
   static final Proc QUERY = new Proc("query-service", "query-service", "-Xmx1g", ConfigKeys.QUERY_HTTP_PORT);
+  /** The query service's JIT option, as {@code ./schemarag} and docker-compose.yml give it (see docs/scale-measurements.md). */
+  static final String QUERY_JIT = "-XX:PerMethodTrapLimit=0";
   static final Proc GATEWAY = new Proc("gateway-service", "gateway-service", "-Xmx256m", ConfigKeys.GATEWAY_PORT);
   static final List<Proc> SERVICES = List.of(INGEST, INDEXER, QUERY, GATEWAY);
   static final List<Proc> ALL = List.of(KAFKA, INGEST, INDEXER, QUERY, GATEWAY);
@@ -411,6 +413,10 @@ final class ProcessStack {
     cmd.add("-Djava.io.tmpdir=" + tmp);
     if (proc == KAFKA) {
       cmd.add("-XX:+UseSerialGC");
+    }
+    if (proc == QUERY) {
+      // Questions take branches the JIT's profile never saw; without traps, taking one does not throw away compiled code.
+      cmd.add(QUERY_JIT);
     }
     cmd.add("-jar");
     cmd.add(jarOf(proc).toString());
