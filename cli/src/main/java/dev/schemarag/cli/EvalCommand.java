@@ -164,6 +164,8 @@ final class EvalCommand implements Callable<Integer> {
         for (String w : WarmUpQuestions.of(model, warmup)) {
           retriever.retrieve(w);
         }
+        // As the query service's warm-up does: timed questions make no call to the model for their unknown words.
+        SchemaIndex.preloadNameWordVectors(indexed.model(), () -> false);
         RetrievalMetrics metrics = new RetrievalMetrics();
         try (EvidenceDump.Writer evidence = evidenceFile == null ? null : new EvidenceDump.Writer(evidenceFile, false);
              ProgressBar pb = new ProgressBarBuilder().setTaskName("questions").setInitialMax(questions.size())

@@ -60,8 +60,12 @@ import java.util.concurrent.TimeoutException;
  */
 final class ProcessStack {
 
-  /** One process of the stack: the module whose distribution runs it, and its heap. */
-  record Proc(String name, String module, String heap, ConfigKey portKey) {
+  /** One process of the stack: the module whose distribution runs it, its heap and its other JVM options. */
+  record Proc(String name, String module, String heap, List<String> jvmOptions, ConfigKey portKey) {
+
+    Proc {
+      jvmOptions = List.copyOf(jvmOptions);
+    }
 
     Path jar(Path home) {
       return home.resolve(module).resolve("target").resolve(module + ".jar").toAbsolutePath().normalize();
@@ -78,17 +82,20 @@ final class ProcessStack {
       if (n < 2 || !SERVICES.contains(this) || this == GATEWAY) {
         throw new IllegalArgumentException("only ingest, indexer and query run more instances, numbered from 2; not " + name + " #" + n);
       }
-      return new Proc(name + "-" + n, module, heap, portKey);
+      return new Proc(name + "-" + n, module, heap, jvmOptions, portKey);
     }
   }
 
-  static final Proc KAFKA = new Proc("kafka", "local-infra", "-Xmx256m", null);
-  static final Proc INGEST = new Proc("ingest-service", "ingest-service", "-Xmx512m", ConfigKeys.INGEST_HTTP_PORT);
-  static final Proc INDEXER = new Proc("indexer-service", "indexer-service", "-Xmx1g", ConfigKeys.INDEXER_HTTP_PORT);
-  static final Proc QUERY = new Proc("query-service", "query-service", "-Xmx1g", ConfigKeys.QUERY_HTTP_PORT);
-  /** The query service's JIT option, as {@code ./schemarag} and docker-compose.yml give it (see docs/scale-measurements.md). */
+  static final Proc KAFKA = new Proc("kafka", "local-infra", "-Xmx256m", List.of("-XX:+UseSerialGC"), null);
+  static final Proc INGEST = new Proc("ingest-service", "ingest-service", "-Xmx512m", List.of(), ConfigKeys.INGEST_HTTP_PORT);
+  static final Proc INDEXER = new Proc("indexer-service", "indexer-service", "-Xmx1g", List.of(), ConfigKeys.INDEXER_HTTP_PORT);
+  /**
+   * The query service's JIT option, as {@code ./schemarag} and docker-compose.yml give it: questions take branches the
+   * JIT's profile never saw, and without traps taking one does not throw compiled code away (docs/scale-measurements.md).
+   */
   static final String QUERY_JIT = "-XX:PerMethodTrapLimit=0";
-  static final Proc GATEWAY = new Proc("gateway-service", "gateway-service", "-Xmx256m", ConfigKeys.GATEWAY_PORT);
+  static final Proc QUERY = new Proc("query-service", "query-service", "-Xmx1g", List.of(QUERY_JIT), ConfigKeys.QUERY_HTTP_PORT);
+  static final Proc GATEWAY = new Proc("gateway-service", "gateway-service", "-Xmx256m", List.of(), ConfigKeys.GATEWAY_PORT);
   static final List<Proc> SERVICES = List.of(INGEST, INDEXER, QUERY, GATEWAY);
   static final List<Proc> ALL = List.of(KAFKA, INGEST, INDEXER, QUERY, GATEWAY);
 
@@ -411,13 +418,7 @@ final class ProcessStack {
     dev.schemarag.infra.Files2.deleteTree(tmp);
     Files.createDirectories(tmp);
     cmd.add("-Djava.io.tmpdir=" + tmp);
-    if (proc == KAFKA) {
-      cmd.add("-XX:+UseSerialGC");
-    }
-    if (proc == QUERY) {
-      // Questions take branches the JIT's profile never saw; without traps, taking one does not throw away compiled code.
-      cmd.add(QUERY_JIT);
-    }
+    cmd.addAll(proc.jvmOptions());
     cmd.add("-jar");
     cmd.add(jarOf(proc).toString());
     if (proc == KAFKA) {

@@ -69,12 +69,14 @@ class ProcessStackTest {
   }
 
   @Test
-  void aSecondInstanceHasItsOwnNamePidFileAndUrlAndTheStateListsIt() throws Exception {
+  void aSecondInstanceHasItsOwnNamePidFileAndUrlTheSameJvmOptionsAndTheStateListsIt() throws Exception {
     ProcessStack stack = stackWithState();
     ProcessStack.Proc query2 = ProcessStack.QUERY.instance(2);
 
     assertThat(query2.name()).isEqualTo("query-service-2");
     assertThat(query2.module()).isEqualTo("query-service");
+    assertThat(query2.heap()).isEqualTo(ProcessStack.QUERY.heap());
+    assertThat(query2.jvmOptions()).containsExactly(ProcessStack.QUERY_JIT);
     assertThat(query2.urlKey()).isNotEqualTo(ProcessStack.QUERY.urlKey());
     assertThat(stack.pidFile(query2)).isNotEqualTo(stack.pidFile(ProcessStack.QUERY));
     java.util.Properties state = new java.util.Properties();

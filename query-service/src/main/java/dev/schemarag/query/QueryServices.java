@@ -133,7 +133,9 @@ public final class QueryServices {
    * Loads the index of each source the indexer has written and asks it {@code questions} questions
    * made from its schema ({@link WarmUpQuestions}), retrieval only: the askers after a start then
    * meet compiled code and a loaded index. A source with nothing in the store is left to its first
-   * question, which indexes its catalog if no indexer does.
+   * question, which indexes its catalog if no indexer does. Then it embeds the English words that
+   * unknown question words are compared with, whatever the store holds: about 40 s of the model on
+   * two cores, which no asker should wait for.
    */
   static void warmUp(List<String> ids, PgChunkStore store, SchemaIndexCache indexes, Embedder embedder, RetrievalSettings settings,
                      ConnectionSource admin, int efSearch, int questions, BooleanSupplier stop, AtomicLong asked) throws SQLException {
@@ -156,6 +158,8 @@ public final class QueryServices {
         }
       }
     }
+    int words = SchemaIndex.preloadNameWordVectors(embedder, stop);
+    org.slf4j.LoggerFactory.getLogger(QueryServices.class).info("warm-up: {} English words embedded for unknown question words", words);
   }
 
   /**

@@ -42,9 +42,11 @@ final class NameWords {
    */
   private final Map<String, float[]> vectors = new ConcurrentHashMap<>();
   /**
-   * The vectors of the tokenizer's English words, per model: embedded once in a process (21,722
-   * words for all-MiniLM-L6-v2's tokenizer), the first time a question needs them, so that a question's unknown words cost no call to
-   * the model: one costs about as much for a word as for the whole question.
+   * The vectors of the tokenizer's English words that a process has embedded, per model: a word's
+   * vector is the same for every index. Filled as questions and indexes need words, and whole by
+   * {@link #preload} (21,722 words for all-MiniLM-L6-v2's tokenizer, about 40 s on two cores), which
+   * a service runs at start so that later questions make no call to the model for their unknown
+   * words; a question never waits for the whole list.
    */
   private static final Map<String, Map<String, float[]>> ENGLISH = new ConcurrentHashMap<>();
 
@@ -96,11 +98,11 @@ final class NameWords {
   record Vocabulary(String[] words, float[][] vectors) {}
 
   /**
-   * The vocabulary of {@code names}. The first call in a process embeds the English words; a name
-   * word that is none of them ("qty", "uom") is embedded the first time an index needs it.
+   * The vocabulary of {@code names}. An English word is embedded once in a process; a name word that
+   * is none of them ("qty", "uom") once for each index that needs it.
    */
   Vocabulary vocabulary(Set<String> names, Embedder embedder) {
-    Map<String, float[]> english = english(embedder);
+    Map<String, float[]> english = english(embedder, names);
     List<String> missing = names.stream().filter(w -> !english.containsKey(w) && !vectors.containsKey(w)).toList();
     vectors.putAll(unitVectors(embedder, missing));
     String[] words = names.toArray(String[]::new);
@@ -130,10 +132,10 @@ final class NameWords {
   /**
    * For each of {@code words} (English words: {@link #unknown}), the name words of {@code vocabulary}
    * nearest to it by cosine, from {@value #SIMILARITY}, at most {@value #PER_WORD} each; by name
-   * word, its best cosine. No call to the model.
+   * word, its best cosine. One call to the model for the words this process has not embedded yet.
    */
   static Map<String, Double> nearest(List<String> words, Vocabulary vocabulary, Embedder embedder) {
-    Map<String, float[]> english = english(embedder);
+    Map<String, float[]> english = english(embedder, words);
     Map<String, Double> out = new HashMap<>();
     for (String w : words) {
       float[] a = english.get(w);
@@ -165,8 +167,28 @@ final class NameWords {
     return out;
   }
 
-  private static Map<String, float[]> english(Embedder embedder) {
-    return ENGLISH.computeIfAbsent(embedder.modelId(), id -> unitVectors(embedder, List.copyOf(EnglishWords.all())));
+  /** The model's English vectors, holding those of {@code needed}'s English words. */
+  private static Map<String, float[]> english(Embedder embedder, java.util.Collection<String> needed) {
+    Map<String, float[]> english = ENGLISH.computeIfAbsent(embedder.modelId(), id -> new ConcurrentHashMap<>());
+    List<String> missing = needed.stream().filter(w -> EnglishWords.contains(w) && !english.containsKey(w)).distinct().toList();
+    english.putAll(unitVectors(embedder, missing));
+    return english;
+  }
+
+  /**
+   * Embeds every English word the model has no vector for yet in this process, a batch at a time,
+   * until {@code stop} says so; returns how many it embedded.
+   */
+  static int preload(Embedder embedder, java.util.function.BooleanSupplier stop) {
+    Map<String, float[]> english = ENGLISH.computeIfAbsent(embedder.modelId(), id -> new ConcurrentHashMap<>());
+    List<String> missing = EnglishWords.all().stream().filter(w -> !english.containsKey(w)).toList();
+    int done = 0;
+    for (int i = 0; i < missing.size() && !stop.getAsBoolean(); i += BATCH) {
+      List<String> batch = missing.subList(i, Math.min(missing.size(), i + BATCH));
+      english.putAll(unitVectors(embedder, batch));
+      done += batch.size();
+    }
+    return done;
   }
 
   private static Map<String, float[]> unitVectors(Embedder embedder, List<String> words) {

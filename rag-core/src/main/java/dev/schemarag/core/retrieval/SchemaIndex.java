@@ -198,6 +198,15 @@ public final class SchemaIndex {
   }
 
   /**
+   * Embeds the model's English words that questions compare with the schema's name words
+   * ({@link NameWords}), for a service to run at start rather than its first questions; stops
+   * between batches when {@code stop} says so. Returns how many words it embedded.
+   */
+  public static int preloadNameWordVectors(Embedder embedder, java.util.function.BooleanSupplier stop) {
+    return NameWords.preload(embedder, stop);
+  }
+
+  /**
    * The name words to search lexically beside a question's words that the schema's text does not
    * know, with their weights ({@link NameWords}); empty when it knows every word, without a call to the model.
    */

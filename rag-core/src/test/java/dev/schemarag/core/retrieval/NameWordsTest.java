@@ -105,15 +105,33 @@ class NameWordsTest {
   }
 
   @Test
-  void embedsTheEnglishWordsOnceAndOnlyTheNamesThatAreNoneOfThem() {
+  void embedsEachEnglishWordOnceInAProcessAndForEachIndexOnlyTheNamesThatAreNoneOfThem() {
     SynonymModel model = new SynonymModel();
     NameWords words = new NameWords();
     NameWords.nearest(List.of("vendors"), words.vocabulary(NameWords.of(SCHEMA), model), model);
     int first = model.texts.get();
-    NameWords.nearest(List.of("vocalists"), words.vocabulary(NameWords.of(SCHEMA), model), model);
-    assertThat(model.texts.get()).as("nothing embedded for the next version's vocabulary").isEqualTo(first);
+    NameWords.nearest(List.of("vendors"), words.vocabulary(NameWords.of(SCHEMA), model), model);
+    assertThat(model.texts.get()).as("nothing embedded for the next version's vocabulary and a word asked before").isEqualTo(first);
     new NameWords().vocabulary(NameWords.of(SCHEMA), model);
     assertThat(model.texts.get() - first).as("another index embeds its own non-English name words only").isEqualTo(1);
+  }
+
+  @Test
+  void aFirstQuestionEmbedsItsOwnWordsAndTheSchemasNotTheWholeEnglishList() {
+    SynonymModel model = new SynonymModel();
+    NameWords.nearest(List.of("vendors"), new NameWords().vocabulary(NameWords.of(SCHEMA), model), model);
+    assertThat(model.texts.get()).as("the six name words and the question's one").isEqualTo(7);
+  }
+
+  @Test
+  void aPreloadEmbedsEveryEnglishWordOnceAndLaterQuestionsCallTheModelOnlyForOtherNames() {
+    SynonymModel model = new SynonymModel();
+    assertThat(NameWords.preload(model, () -> true)).as("stopped before its first batch").isZero();
+    int all = dev.schemarag.core.search.EnglishWords.all().size();
+    assertThat(NameWords.preload(model, () -> false)).isEqualTo(all);
+    assertThat(NameWords.preload(model, () -> false)).as("nothing left to embed").isZero();
+    NameWords.nearest(List.of("vendors", "vocalists"), new NameWords().vocabulary(NameWords.of(SCHEMA), model), model);
+    assertThat(model.texts.get() - all).as("only qty, which is no English word").isEqualTo(1);
   }
 
   @Test
