@@ -156,7 +156,50 @@ final class SchemaChanges {
       Thread.sleep(5);
     }
     throw new IllegalStateException("the new text of " + made.table() + " " + made.kind().label() + " " + made.subject()
-        + " was not searchable within " + timeout.toSeconds() + " s");
+        + " was not searchable within " + timeout.toSeconds() + " s: " + whyNotFound(made, query));
+  }
+
+  /**
+   * Which step the change did not reach: the chunk's stored text, its vector among the searched
+   * texts, or the approximate search (then with the rank an exact search gives it).
+   */
+  private String whyNotFound(Made made, String query) throws SQLException {
+    Optional<String> text = storedText(made.table(), made.kind(), made.subject());
+    if (text.isEmpty()) {
+      return "the store holds no such chunk";
+    }
+    if (!text.get().contains(query)) {
+      return "the stored chunk's text does not hold it yet (" + abbreviated(text.get()) + ")";
+    }
+    String texts = PgChunkStore.SCHEMA + "." + PgChunkStore.TEXTS;
+    // No ORDER BY and no LIMIT: the planner scans every text, so the rank is exact.
+    try (Connection c = db.open(); PreparedStatement ps = c.prepareStatement("WITH mine AS (SELECT t.embedding <=> ?::vector AS d FROM "
+        + texts + " t JOIN " + PgChunkStore.SCHEMA + ".chunks c ON c.database_id = t.database_id AND c.kind = t.kind"
+        + " AND c.embed_hash = t.embed_hash WHERE c.database_id = ? AND c.table_name = ? AND c.kind = ? AND coalesce(c.subject, '') = ?)"
+        + " SELECT (SELECT d FROM mine), (SELECT count(*) FROM " + texts + " WHERE database_id = ? AND kind = ?"
+        + " AND embedding <=> ?::vector < (SELECT d FROM mine))")) {
+      String v = java.util.Arrays.toString(made.vector());
+      ps.setString(1, v);
+      ps.setString(2, databaseId);
+      ps.setString(3, made.table());
+      ps.setString(4, made.kind().label());
+      ps.setString(5, made.subject());
+      ps.setString(6, databaseId);
+      ps.setString(7, made.kind().label());
+      ps.setString(8, v);
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        if (rs.getObject(1) == null) {
+          return "the stored text holds it, but the searched texts hold no vector of it";
+        }
+        return String.format("the stored text holds it and its vector is searched (cosine %.3f), %d texts are nearer by an exact"
+            + " search, and the approximate search did not return it among its 20 nearest", 1 - rs.getDouble(1), rs.getLong(2));
+      }
+    }
+  }
+
+  private static String abbreviated(String text) {
+    return text.length() <= 120 ? text : text.substring(0, 120) + "...";
   }
 
   private Optional<String> storedText(String table, ChunkKind kind, String subject) throws SQLException {
