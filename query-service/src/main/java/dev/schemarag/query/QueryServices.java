@@ -134,8 +134,8 @@ public final class QueryServices {
    * made from its schema ({@link WarmUpQuestions}), retrieval only: the askers after a start then
    * meet compiled code and a loaded index. A source with nothing in the store is left to its first
    * question, which indexes its catalog if no indexer does. Then it embeds the English words that
-   * unknown question words are compared with, whatever the store holds: about 40 s of the model on
-   * two cores, which no asker should wait for.
+   * unknown question words are compared with, whatever the store holds (about 40 s of the model on
+   * two cores, which no asker should wait for), and gives each loaded index its name words' vectors.
    */
   static void warmUp(List<String> ids, PgChunkStore store, SchemaIndexCache indexes, Embedder embedder, RetrievalSettings settings,
                      ConnectionSource admin, int efSearch, int questions, BooleanSupplier stop, AtomicLong asked) throws SQLException {
@@ -159,7 +159,17 @@ public final class QueryServices {
       }
     }
     int words = SchemaIndex.preloadNameWordVectors(embedder, stop);
-    org.slf4j.LoggerFactory.getLogger(QueryServices.class).info("warm-up: {} English words embedded for unknown question words", words);
+    int names = 0;
+    for (String id : ids) {
+      if (stop.getAsBoolean()) {
+        return;
+      }
+      if (store.count(id) > 0) {
+        names += indexes.get(id).prepareNameWords(embedder);
+      }
+    }
+    org.slf4j.LoggerFactory.getLogger(QueryServices.class).info("warm-up: {} English words embedded for unknown question words; {} name words ready",
+        words, names);
   }
 
   /**

@@ -215,12 +215,25 @@ public final class SchemaIndex {
     if (unknown.isEmpty()) {
       return Map.of();
     }
+    return NameWords.nearest(unknown, names(embedder), embedder);
+  }
+
+  /**
+   * Gives this version its name words' vectors now, so that its first question with a word the
+   * schema never says does not embed them (a large schema has thousands); returns how many
+   * name words it holds.
+   */
+  public int prepareNameWords(Embedder embedder) {
+    return names(embedder).words().length;
+  }
+
+  private NameWords.Vocabulary names(Embedder embedder) {
     NameWords.Vocabulary n = names;
     if (n == null) {
       n = namesBefore == null ? nameWords.vocabulary(NameWords.of(model), embedder) : nameWords.extended(namesBefore, namesAdded, embedder);
       names = n;
     }
-    return NameWords.nearest(unknown, n, embedder);
+    return n;
   }
 
   /**

@@ -441,6 +441,20 @@ class IncrementalIndexTest {
   }
 
   @Test
+  void preparedNameWordsLeaveTheFirstUnknownWordOnlyItsOwnEmbedding() {
+    SchemaModel model = erp().model();
+    SchemaIndex index = new SchemaIndex(model, chunks(model).values().stream().flatMap(List::stream).toList(), SETTINGS);
+    NameWordsTest.SynonymModel embedder = new NameWordsTest.SynonymModel();
+    assertThat(index.prepareNameWords(embedder)).isPositive();
+    int prepared = embedder.texts.get();
+    assertThat(prepared).as("the name words embedded up front").isPositive();
+    index.nameWordsNear("How many vocalists are there?", embedder);
+    assertThat(embedder.texts.get() - prepared).as("the question's one unknown word").isEqualTo(1);
+    assertThat(index.prepareNameWords(embedder)).isPositive();
+    assertThat(embedder.texts.get() - prepared).as("a second preparation embeds nothing").isEqualTo(1);
+  }
+
+  @Test
   void aTablesOwnWordsAreReadAgainWhenItChangesAndKeptWhenAnotherDoes() {
     Catalog catalog = erp();
     SchemaModel before = catalog.model();
