@@ -21,6 +21,7 @@ import dev.schemarag.core.retrieval.SchemaIndex;
 import dev.schemarag.core.retrieval.SchemaIndexCache;
 import dev.schemarag.core.retrieval.SchemaRetriever;
 import dev.schemarag.core.retrieval.WarmUpQuestions;
+import dev.schemarag.core.retrieval.WorldQuestions;
 import dev.schemarag.core.schema.SchemaModel;
 import dev.schemarag.core.source.PgCatalogReader;
 import dev.schemarag.core.sql.ReadOnlyExecutor;
@@ -130,46 +131,81 @@ public final class QueryServices {
   }
 
   /**
-   * Loads the index of each source the indexer has written and asks it {@code questions} questions
-   * made from its schema ({@link WarmUpQuestions}), retrieval only: the askers after a start then
-   * meet compiled code and a loaded index. A source with nothing in the store is left to its first
-   * question, which indexes its catalog if no indexer does. Then it embeds the English words that
-   * unknown question words are compared with, whatever the store holds (about 40 s of the model on
-   * two cores, which no asker should wait for), and gives each loaded index its name words' vectors.
+   * What a start would otherwise leave to the first askers, retrieval only. First the world's
+   * questions ({@link WorldQuestions}), which every question is weighed against. Then each source the
+   * indexer has written is loaded and asked {@code questions} questions made from its schema
+   * ({@link WarmUpQuestions}), so askers meet compiled code and a loaded index. Then the English
+   * words that unknown question words are compared with, whatever the store holds: about 40 s of the
+   * model on two cores at the first start, read from the embedding cache at a restart. Last, each source in the store gets its name words' vectors; one the
+   * indexer wrote meanwhile is loaded and asked too. A source still empty is left to its first
+   * question, which indexes its catalog if no indexer does.
    */
   static void warmUp(List<String> ids, PgChunkStore store, SchemaIndexCache indexes, Embedder embedder, RetrievalSettings settings,
-                     ConnectionSource admin, int efSearch, int questions, BooleanSupplier stop, AtomicLong asked) throws SQLException {
+                     ConnectionSource admin, int efSearch, int questions, BooleanSupplier stop, AtomicLong count) throws SQLException {
     if (questions == 0) {
       return;
     }
-    for (String id : ids) {
-      if (stop.getAsBoolean() || store.count(id) == 0) {
-        continue;
-      }
-      SchemaIndex index = indexes.get(id);
-      try (PgDenseSearch dense = new PgDenseSearch(admin, id, efSearch)) {
-        SchemaRetriever retriever = new SchemaRetriever(index, index.denseOr(dense), embedder, settings);
-        for (String q : WarmUpQuestions.of(index.model(), questions)) {
-          if (stop.getAsBoolean()) {
-            return;
-          }
-          retriever.retrieve(q);
-          asked.incrementAndGet();
-        }
-      }
+    if (settings.relevanceGate() > 0 && settings.worldMargin() > 0) {
+      // Every question is weighed against them; the first would otherwise embed all of them.
+      WorldQuestions.of(embedder);
     }
-    int words = SchemaIndex.preloadNameWordVectors(embedder, stop);
-    int names = 0;
+    java.util.Set<String> asked = new java.util.HashSet<>();
     for (String id : ids) {
       if (stop.getAsBoolean()) {
         return;
       }
       if (store.count(id) > 0) {
-        names += indexes.get(id).prepareNameWords(embedder);
+        askWarmUpQuestions(indexes.get(id), id, embedder, settings, admin, efSearch, questions, stop, count);
+        asked.add(id);
       }
     }
-    org.slf4j.LoggerFactory.getLogger(QueryServices.class).info("warm-up: {} English words embedded for unknown question words; {} name words ready",
+    int words = preloadNameWordVectors(embedder, admin, stop);
+    int names = 0;
+    for (String id : ids) {
+      if (stop.getAsBoolean()) {
+        return;
+      }
+      if (store.count(id) == 0) {
+        continue;
+      }
+      // An index the indexer wrote while this warm-up ran is loaded and asked now, not by its first asker.
+      SchemaIndex index = indexes.get(id);
+      if (!asked.contains(id)) {
+        askWarmUpQuestions(index, id, embedder, settings, admin, efSearch, questions, stop, count);
+      }
+      names += index.prepareNameWords(embedder);
+    }
+    org.slf4j.LoggerFactory.getLogger(QueryServices.class).info("warm-up: {} English word vectors ready for unknown question words (model or embedding cache); {} name words ready",
         words, names);
+  }
+
+  /**
+   * The English words' vectors through the store's embedding cache: the first start embeds them and
+   * writes them there, a restart reads them (one lookup per batch) instead of running the model.
+   * Without the cache (a role that may not write it), the model embeds them.
+   */
+  private static int preloadNameWordVectors(Embedder embedder, ConnectionSource store, BooleanSupplier stop) {
+    try {
+      return SchemaIndex.preloadNameWordVectors(new CachingEmbedder(embedder, new PgEmbeddingCache(store)), stop);
+    } catch (RuntimeException e) {
+      org.slf4j.LoggerFactory.getLogger(QueryServices.class).warn("the embedding cache is not at hand for the English words ({}); the model embeds them",
+          e.toString());
+      return SchemaIndex.preloadNameWordVectors(embedder, stop);
+    }
+  }
+
+  private static void askWarmUpQuestions(SchemaIndex index, String id, Embedder embedder, RetrievalSettings settings, ConnectionSource admin,
+                                         int efSearch, int questions, BooleanSupplier stop, AtomicLong count) {
+    try (PgDenseSearch dense = new PgDenseSearch(admin, id, efSearch)) {
+      SchemaRetriever retriever = new SchemaRetriever(index, index.denseOr(dense), embedder, settings);
+      for (String q : WarmUpQuestions.of(index.model(), questions)) {
+        if (stop.getAsBoolean()) {
+          return;
+        }
+        retriever.retrieve(q);
+        count.incrementAndGet();
+      }
+    }
   }
 
   /**
