@@ -136,9 +136,10 @@ public final class QueryServices {
    * indexer has written is loaded and asked {@code questions} questions made from its schema
    * ({@link WarmUpQuestions}), so askers meet compiled code and a loaded index. Then the English
    * words that unknown question words are compared with, whatever the store holds: about 40 s of the
-   * model on two cores at the first start, read from the embedding cache at a restart. Last, each source in the store gets its name words' vectors; one the
-   * indexer wrote meanwhile is loaded and asked too. A source still empty is left to its first
-   * question, which indexes its catalog if no indexer does.
+   * model on two cores at the first start, read from the embedding cache at a restart. Last, each
+   * source in the store gets its name words' vectors; one the indexer wrote meanwhile is loaded and
+   * asked too. A source still empty is left to its first question, which indexes its catalog if no
+   * indexer does.
    */
   static void warmUp(List<String> ids, PgChunkStore store, SchemaIndexCache indexes, Embedder embedder, RetrievalSettings settings,
                      ConnectionSource admin, int efSearch, int questions, BooleanSupplier stop, AtomicLong count) throws SQLException {
@@ -175,8 +176,8 @@ public final class QueryServices {
       }
       names += index.prepareNameWords(embedder);
     }
-    org.slf4j.LoggerFactory.getLogger(QueryServices.class).info("warm-up: {} English word vectors ready for unknown question words (model or embedding cache); {} name words ready",
-        words, names);
+    org.slf4j.LoggerFactory.getLogger(QueryServices.class).info(
+        "warm-up: {} English word vectors ready for unknown question words (model or embedding cache); {} name words ready", words, names);
   }
 
   /**

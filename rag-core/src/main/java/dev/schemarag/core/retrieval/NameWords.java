@@ -169,7 +169,7 @@ final class NameWords {
 
   /** The model's English vectors, holding those of {@code needed}'s English words. */
   private static Map<String, float[]> english(Embedder embedder, java.util.Collection<String> needed) {
-    Map<String, float[]> english = ENGLISH.computeIfAbsent(embedder.modelId(), id -> new ConcurrentHashMap<>());
+    Map<String, float[]> english = englishOf(embedder);
     List<String> missing = needed.stream().filter(w -> EnglishWords.contains(w) && !english.containsKey(w)).distinct().toList();
     english.putAll(unitVectors(embedder, missing));
     return english;
@@ -180,7 +180,7 @@ final class NameWords {
    * until {@code stop} says so; returns how many it embedded.
    */
   static int preload(Embedder embedder, java.util.function.BooleanSupplier stop) {
-    Map<String, float[]> english = ENGLISH.computeIfAbsent(embedder.modelId(), id -> new ConcurrentHashMap<>());
+    Map<String, float[]> english = englishOf(embedder);
     List<String> missing = EnglishWords.all().stream().filter(w -> !english.containsKey(w)).toList();
     int done = 0;
     for (int i = 0; i < missing.size() && !stop.getAsBoolean(); i += BATCH) {
@@ -189,6 +189,10 @@ final class NameWords {
       done += batch.size();
     }
     return done;
+  }
+
+  private static Map<String, float[]> englishOf(Embedder embedder) {
+    return ENGLISH.computeIfAbsent(embedder.modelId(), id -> new ConcurrentHashMap<>());
   }
 
   private static Map<String, float[]> unitVectors(Embedder embedder, List<String> words) {
